@@ -1,0 +1,99 @@
+//! The one interface between the coordinator and its task assignors.
+//!
+//! An assignor is a pure function of the group's subtopologies, its members (with
+//! their current tasks and reported offsets) and the assignment configs. Ties break on
+//! sorted ids, never on hash order, so the same input gives the same output in every
+//! runtime.
+
+pub mod simple;
+
+use crate::task::{TaskId, TaskSet};
+use std::collections::BTreeMap;
+
+/// A subtopology as the assignor sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SubtopologySpec {
+    pub id: String,
+    /// Number of tasks: partitions 0..num_tasks.
+    pub num_tasks: u32,
+    /// Stateful subtopologies (with changelogs) get standbys and warm-ups.
+    pub stateful: bool,
+}
+
+/// A member as the assignor sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct MemberSpec {
+    pub member_id: String,
+    pub process_id: String,
+    pub topology_epoch: i32,
+    pub rack_id: Option<String>,
+    pub client_tags: BTreeMap<String, String>,
+    /// Tasks the member currently owns (its current assignment, as in Kafka 4.4+).
+    pub active: TaskSet,
+    pub standby: TaskSet,
+    pub warmup: TaskSet,
+    /// Cumulative changelog offsets and end offsets the member last reported.
+    pub task_offsets: BTreeMap<TaskId, i64>,
+    pub task_end_offsets: BTreeMap<TaskId, i64>,
+}
+
+/// The whole input of one assignment.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GroupSpec {
+    /// Sorted by id.
+    pub subtopologies: Vec<SubtopologySpec>,
+    /// Sorted by member id.
+    pub members: Vec<MemberSpec>,
+    /// The group's topology epoch: members at another epoch never gain a task (SPEC 4.4).
+    pub topology_epoch: i32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AssignmentConfig {
+    pub num_standby_replicas: u32,
+    pub acceptable_recovery_lag: i64,
+    pub max_warmup_replicas: u32,
+}
+
+impl Default for AssignmentConfig {
+    fn default() -> Self {
+        AssignmentConfig {
+            num_standby_replicas: 0,
+            acceptable_recovery_lag: 10_000,
+            max_warmup_replicas: 2,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct MemberAssignment {
+    pub active: TaskSet,
+    pub standby: TaskSet,
+    pub warmup: TaskSet,
+}
+
+/// Every member of the spec has an entry (possibly empty).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GroupAssignment {
+    pub members: BTreeMap<String, MemberAssignment>,
+}
+
+pub trait TaskAssignor: Sync {
+    fn name(&self) -> &'static str;
+    fn assign(&self, spec: &GroupSpec, config: &AssignmentConfig) -> GroupAssignment;
+}
+
+/// The assignors the coordinator and `assign()` know, by name.
+pub const NAMES: &[&str] = &["sticky", "highly_available"];
+
+/// Looks an assignor up by name; `None` for an unknown name.
+pub fn by_name(name: &str) -> Option<&'static dyn TaskAssignor> {
+    match name {
+        // Stand-ins until the real assignors land; same interface.
+        "sticky" => Some(&simple::SimpleAssignor { name: "sticky" }),
+        "highly_available" => Some(&simple::SimpleAssignor {
+            name: "highly_available",
+        }),
+        _ => None,
+    }
+}

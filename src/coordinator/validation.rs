@@ -1,0 +1,92 @@
+//! Request validation (SPEC.md section 2): checks that need no group state.
+//! Failures are INVALID_REQUEST (or STREAMS_INVALID_TOPOLOGY for the topology's own
+//! invariants); the group is not touched.
+
+use crate::protocol::heartbeat::{JOIN_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH};
+use crate::protocol::{ProtocolError, StreamsGroupHeartbeatRequest, TaskIds};
+use std::collections::BTreeSet;
+
+pub fn validate_heartbeat(req: &StreamsGroupHeartbeatRequest) -> Result<(), ProtocolError> {
+    fn bad(m: impl Into<String>) -> ProtocolError {
+        ProtocolError::invalid_request(m)
+    }
+    if req.group_id.trim().is_empty() {
+        return Err(bad("GroupId can't be empty."));
+    }
+    if req.member_epoch < LEAVE_GROUP_STATIC_MEMBER_EPOCH {
+        return Err(bad(format!(
+            "MemberEpoch is {}, but must be greater than or equal to -2.",
+            req.member_epoch
+        )));
+    }
+    if req.member_epoch != JOIN_GROUP_MEMBER_EPOCH && req.member_id.trim().is_empty() {
+        return Err(bad("MemberId can't be empty."));
+    }
+    if req
+        .instance_id
+        .as_deref()
+        .is_some_and(|s| s.trim().is_empty())
+    {
+        return Err(bad("InstanceId can't be empty."));
+    }
+    if req.rack_id.as_deref().is_some_and(|s| s.trim().is_empty()) {
+        return Err(bad("RackId can't be empty."));
+    }
+    if req.member_epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH && req.instance_id.is_none() {
+        return Err(bad("InstanceId can't be null."));
+    }
+    let lists = [&req.active_tasks, &req.standby_tasks, &req.warmup_tasks];
+    let non_null = lists.iter().filter(|l| l.is_some()).count();
+    if non_null != 0 && non_null != 3 {
+        return Err(bad("If one task-type is non-null, all must be non-null."));
+    }
+    if req.member_epoch == JOIN_GROUP_MEMBER_EPOCH {
+        if req.rebalance_timeout_ms <= 0 {
+            return Err(bad("RebalanceTimeoutMs must be provided in first request."));
+        }
+        for (name, list) in [
+            ("ActiveTasks", &req.active_tasks),
+            ("StandbyTasks", &req.standby_tasks),
+            ("WarmupTasks", &req.warmup_tasks),
+        ] {
+            if !list
+                .as_ref()
+                .is_some_and(|l| l.iter().all(|t| t.partitions.is_empty()))
+            {
+                return Err(bad(format!("{name} must be empty when (re-)joining.")));
+            }
+        }
+        let Some(topology) = &req.topology else {
+            return Err(bad("Topology must be non-null when (re-)joining."));
+        };
+        crate::topology::validate(topology)?;
+    } else if req.topology.is_some() {
+        return Err(bad("Topology can only be provided when (re-)joining."));
+    }
+    if let (Some(a), Some(s), Some(w)) = (&req.active_tasks, &req.standby_tasks, &req.warmup_tasks)
+    {
+        disjoint(a, s, w)?;
+    }
+    Ok(())
+}
+
+fn disjoint(a: &[TaskIds], s: &[TaskIds], w: &[TaskIds]) -> Result<(), ProtocolError> {
+    let mut seen = BTreeSet::new();
+    for list in [a, s, w] {
+        let mut this = BTreeSet::new();
+        for t in list {
+            for p in &t.partitions {
+                this.insert((t.subtopology_id.as_str(), *p));
+            }
+        }
+        for task in &this {
+            if !seen.insert(*task) {
+                return Err(ProtocolError::invalid_request(format!(
+                    "Task {}_{} is owned in more than one role; ActiveTasks, StandbyTasks and WarmupTasks must be disjoint.",
+                    task.0, task.1
+                )));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,15 @@
+//! The protocol's messages, error codes and status codes, in Kafka's JSON names.
+//! Pure data: no JavaScript types here.
+
+pub mod common;
+pub mod describe;
+pub mod errors;
+pub mod heartbeat;
+pub mod json;
+pub mod status;
+
+pub use common::*;
+pub use describe::*;
+pub use errors::{ErrorCode, ProtocolError};
+pub use heartbeat::*;
+pub use status::StatusCode;

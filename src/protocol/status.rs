@@ -1,0 +1,61 @@
+//! Heartbeat status codes, in revision 58's numbering (SPEC.md section 1).
+
+use serde::{Serialize, Serializer};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+pub enum StatusCode {
+    STALE_TOPOLOGY = 0,
+    MISSING_SOURCE_TOPICS = 1,
+    INCONSISTENT_SOURCE_TOPICS = 2,
+    INCONSISTENT_INTERNAL_TOPICS = 3,
+    MISSING_INTERNAL_TOPICS = 4,
+    SHUTDOWN_APPLICATION = 5,
+}
+
+impl StatusCode {
+    pub const ALL: [StatusCode; 6] = [
+        StatusCode::STALE_TOPOLOGY,
+        StatusCode::MISSING_SOURCE_TOPICS,
+        StatusCode::INCONSISTENT_SOURCE_TOPICS,
+        StatusCode::INCONSISTENT_INTERNAL_TOPICS,
+        StatusCode::MISSING_INTERNAL_TOPICS,
+        StatusCode::SHUTDOWN_APPLICATION,
+    ];
+
+    pub fn code(self) -> i8 {
+        self as i8
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            StatusCode::STALE_TOPOLOGY => "STALE_TOPOLOGY",
+            StatusCode::MISSING_SOURCE_TOPICS => "MISSING_SOURCE_TOPICS",
+            StatusCode::INCONSISTENT_SOURCE_TOPICS => "INCONSISTENT_SOURCE_TOPICS",
+            StatusCode::INCONSISTENT_INTERNAL_TOPICS => "INCONSISTENT_INTERNAL_TOPICS",
+            StatusCode::MISSING_INTERNAL_TOPICS => "MISSING_INTERNAL_TOPICS",
+            StatusCode::SHUTDOWN_APPLICATION => "SHUTDOWN_APPLICATION",
+        }
+    }
+
+    pub fn from_code(code: i8) -> Option<StatusCode> {
+        StatusCode::ALL.iter().copied().find(|s| s.code() == code)
+    }
+
+    /// Statuses 1 to 4 make a group NotReady (SPEC.md section 5).
+    pub fn blocks_assignment(self) -> bool {
+        matches!(
+            self,
+            StatusCode::MISSING_SOURCE_TOPICS
+                | StatusCode::INCONSISTENT_SOURCE_TOPICS
+                | StatusCode::INCONSISTENT_INTERNAL_TOPICS
+                | StatusCode::MISSING_INTERNAL_TOPICS
+        )
+    }
+}
+
+impl Serialize for StatusCode {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_i8(self.code())
+    }
+}
