@@ -9,14 +9,20 @@ use wasm_bindgen::prelude::*;
 
 pub type JsResult = Result<JsValue, JsError>;
 
-#[wasm_bindgen(inline_js = r#"
-export function __sr_stringify(v) {
-  return JSON.stringify(v, (k, x) => typeof x === 'bigint' ? x.toString() : x);
-}
-"#)]
-extern "C" {
-    #[wasm_bindgen(catch)]
-    fn __sr_stringify(v: &JsValue) -> Result<JsValue, JsValue>;
+/// `JSON.stringify` with BigInt values written as decimal strings (int64 offsets).
+/// A Rust closure rather than an inline JS snippet: wasm-bindgen writes snippets as
+/// ES modules, which the CommonJS build for Node cannot `require`.
+fn stringify(v: &JsValue) -> Result<JsValue, JsValue> {
+    let replacer =
+        Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(|_key: JsValue, x: JsValue| {
+            if x.is_bigint() {
+                let big: js_sys::BigInt = x.clone().unchecked_into();
+                big.to_string(10).map(JsValue::from).unwrap_or(x)
+            } else {
+                x
+            }
+        });
+    js_sys::JSON::stringify_with_replacer(v, replacer.as_ref().unchecked_ref()).map(JsValue::from)
 }
 
 /// Reads a JS value that may be absent: `None` for undefined or null.
@@ -27,7 +33,7 @@ pub fn input(v: &JsValue, what: &str) -> Result<Option<Value>, JsError> {
     let text = if let Some(s) = v.as_string() {
         s
     } else {
-        let s = __sr_stringify(v).map_err(|e| {
+        let s = stringify(v).map_err(|e| {
             let msg = js_sys::Error::from(e).message();
             JsError::new(&format!(
                 "invalid {what}: not convertible to JSON: {}",

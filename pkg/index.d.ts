@@ -1,0 +1,555 @@
+// Types of the streams-rebalance package: the Kafka Streams rebalance protocol
+// (KIP-1071) as WebAssembly. Field names are the protocol's (Kafka's JSON converter
+// style: the schema name with its first letter in lower case); everything else is
+// plain camelCase. The contract these types describe is API.md in the repository.
+//
+// Inputs: every method that takes a message, a config, a group spec or a list of ids
+// accepts the object or its JSON text. Input that is not a valid message throws an
+// Error naming the field path; protocol errors come back as responses with an
+// errorCode. Outputs are plain objects.
+
+// ---------------------------------------------------------------------------------
+// Numbers
+
+/** An int64 on input: a number (exact up to 2^53), a decimal string, or a BigInt. */
+export type Int64Input = number | string | bigint;
+/** An int64 on output: a number when |value| <= 2^53 - 1, else a decimal string. */
+export type Int64 = number | string;
+
+// ---------------------------------------------------------------------------------
+// Shared structures (SPEC.md section 1)
+
+export interface KeyValue {
+  key: string;
+  value: string;
+}
+
+/** An interactive-query endpoint. `port` is a uint16. */
+export interface Endpoint {
+  host: string;
+  port: number;
+}
+
+/** Tasks of one subtopology: `partitions` are non-negative int32 partition numbers. */
+export interface TaskIds {
+  subtopologyId: string;
+  partitions: number[];
+}
+
+/** A cumulative changelog offset of one task (int64). */
+export interface TaskOffset<N = Int64Input> {
+  subtopologyId: string;
+  partition: number;
+  offset: N;
+}
+
+/** An internal topic: `partitions` 0 means not fixed (always 0 for changelogs). */
+export interface TopicInfo {
+  name: string;
+  partitions?: number;
+  /** int16; 0 (the default) means the cluster's default. */
+  replicationFactor?: number;
+  topicConfigs?: KeyValue[];
+}
+
+/** Indexes (int16) into the subtopology's own lists. */
+export interface CopartitionGroup {
+  sourceTopics?: number[];
+  sourceTopicRegex?: number[];
+  repartitionSourceTopics?: number[];
+}
+
+export interface Subtopology {
+  subtopologyId: string;
+  sourceTopics?: string[];
+  sourceTopicRegex?: string[];
+  stateChangelogTopics?: TopicInfo[];
+  repartitionSinkTopics?: string[];
+  repartitionSourceTopics?: TopicInfo[];
+  copartitionGroups?: CopartitionGroup[];
+}
+
+/** A topology with its epoch (int32), sent on every join. */
+export interface Topology {
+  epoch: number;
+  subtopologies: Subtopology[];
+}
+
+// ---------------------------------------------------------------------------------
+// Error and status codes
+
+/** Kafka error codes used by streams groups: name -> Kafka's number (types only). */
+export interface ErrorCodes {
+  UNKNOWN_SERVER_ERROR: -1;
+  NONE: 0;
+  UNKNOWN_TOPIC_OR_PARTITION: 3;
+  COORDINATOR_NOT_AVAILABLE: 15;
+  NOT_COORDINATOR: 16;
+  INVALID_TOPIC_EXCEPTION: 17;
+  INVALID_GROUP_ID: 24;
+  UNKNOWN_MEMBER_ID: 25;
+  TOPIC_AUTHORIZATION_FAILED: 29;
+  GROUP_AUTHORIZATION_FAILED: 30;
+  CLUSTER_AUTHORIZATION_FAILED: 31;
+  TOPIC_ALREADY_EXISTS: 36;
+  INVALID_PARTITIONS: 37;
+  INVALID_REPLICATION_FACTOR: 38;
+  INVALID_REQUEST: 42;
+  GROUP_ID_NOT_FOUND: 69;
+  GROUP_MAX_SIZE_REACHED: 81;
+  FENCED_INSTANCE_ID: 82;
+  FENCED_MEMBER_EPOCH: 110;
+  UNRELEASED_INSTANCE_ID: 111;
+  STALE_MEMBER_EPOCH: 113;
+  STREAMS_INVALID_TOPOLOGY: 130;
+  STREAMS_INVALID_TOPOLOGY_EPOCH: 131;
+  STREAMS_TOPOLOGY_FENCED: 132;
+}
+/** A Kafka error number: `ErrorCodes["FENCED_MEMBER_EPOCH"]` is 110. */
+export type ErrorCode = ErrorCodes[keyof ErrorCodes];
+
+/** Heartbeat status codes, revision 58 numbering: name -> number (types only). */
+export interface StatusCodes {
+  STALE_TOPOLOGY: 0;
+  MISSING_SOURCE_TOPICS: 1;
+  INCONSISTENT_SOURCE_TOPICS: 2;
+  INCONSISTENT_INTERNAL_TOPICS: 3;
+  MISSING_INTERNAL_TOPICS: 4;
+  SHUTDOWN_APPLICATION: 5;
+}
+/** A heartbeat status number: `StatusCodes["STALE_TOPOLOGY"]` is 0. */
+export type StatusCode = StatusCodes[keyof StatusCodes];
+
+export interface Status {
+  /** int8, see StatusCode. */
+  statusCode: number;
+  statusDetail: string;
+}
+
+// ---------------------------------------------------------------------------------
+// StreamsGroupHeartbeat (API key 88, version 0)
+
+/**
+ * memberEpoch: 0 join/rejoin, -1 leave, -2 static member leaves temporarily, > 0 the
+ * current epoch. A nullable field that is omitted is null ("unchanged").
+ */
+export interface StreamsGroupHeartbeatRequest {
+  groupId: string;
+  memberId: string;
+  memberEpoch: number;
+  instanceId?: string | null;
+  rackId?: string | null;
+  /** -1 (the default) = unchanged; must be > 0 on the first heartbeat. */
+  rebalanceTimeoutMs?: number;
+  /** Only, and always, when memberEpoch is 0. */
+  topology?: Topology | null;
+  /** Owned tasks: null = unchanged; all three non-null and empty on join. */
+  activeTasks?: TaskIds[] | null;
+  standbyTasks?: TaskIds[] | null;
+  warmupTasks?: TaskIds[] | null;
+  processId?: string | null;
+  userEndpoint?: Endpoint | null;
+  clientTags?: KeyValue[] | null;
+  taskOffsets?: TaskOffset[] | null;
+  taskEndOffsets?: TaskOffset[] | null;
+  shutdownApplication?: boolean;
+  /** Defined by later Kafka versions: accepted and ignored. */
+  endpointInformationEpoch?: number;
+}
+
+export interface TopicPartitions {
+  topic: string;
+  partitions: number[];
+}
+
+export interface EndpointToPartitions {
+  userEndpoint: Endpoint;
+  partitions: TopicPartitions[];
+}
+
+export interface StreamsGroupHeartbeatResponse {
+  throttleTimeMs: number;
+  /** 0 on success, else a Kafka error code (see ErrorCode). */
+  errorCode: number;
+  errorMessage: string | null;
+  memberId: string | null;
+  memberEpoch: number;
+  heartbeatIntervalMs: number;
+  acceptableRecoveryLag: Int64;
+  taskOffsetIntervalMs: number;
+  /** Every status that holds, in code order; null when unchanged since the last response. */
+  status: Status[] | null;
+  /** The member's assignment, in full, until it acknowledges it; null otherwise. */
+  activeTasks: TaskIds[] | null;
+  standbyTasks: TaskIds[] | null;
+  warmupTasks: TaskIds[] | null;
+  partitionsByUserEndpoint: EndpointToPartitions[] | null;
+}
+
+// ---------------------------------------------------------------------------------
+// StreamsGroupDescribe (API key 89)
+
+export type GroupState = "Empty" | "NotReady" | "Assigning" | "Reconciling" | "Stable" | "Dead";
+export type MemberState = "Stable" | "UnrevokedTasks" | "UnreleasedTasks";
+
+export interface Assignment {
+  activeTasks: TaskIds[];
+  standbyTasks: TaskIds[];
+  warmupTasks: TaskIds[];
+}
+
+export interface DescribedSubtopology {
+  subtopologyId: string;
+  sourceTopics: string[];
+  /** Unresolved regexes (only while the topology is not configured). */
+  sourceTopicRegex: string[];
+  repartitionSinkTopics: string[];
+  stateChangelogTopics: Required<TopicInfo>[];
+  repartitionSourceTopics: Required<TopicInfo>[];
+}
+
+export interface DescribedTopology {
+  epoch: number;
+  /** Sorted by id; partition counts filled in once configured. */
+  subtopologies: DescribedSubtopology[];
+}
+
+export interface DescribedMember {
+  memberId: string;
+  memberEpoch: number;
+  memberState: MemberState;
+  instanceId: string | null;
+  rackId: string | null;
+  clientId: string;
+  clientHost: string;
+  topologyEpoch: number;
+  processId: string;
+  userEndpoint: Endpoint | null;
+  clientTags: KeyValue[];
+  taskOffsets: TaskOffset<Int64>[];
+  taskEndOffsets: TaskOffset<Int64>[];
+  assignment: Assignment;
+  targetAssignment: Assignment;
+  isClassic: boolean;
+}
+
+export interface DescribedGroup {
+  errorCode: number;
+  errorMessage: string | null;
+  groupId: string;
+  groupState: GroupState | string;
+  groupEpoch: number;
+  assignmentEpoch: number;
+  /** The group's topology epoch, -1 before it has a topology. */
+  topologyEpoch: number;
+  /** null before the group has a topology. */
+  topology: DescribedTopology | null;
+  members: DescribedMember[];
+  /** Kafka's -2147483648 when not requested. */
+  authorizedOperations: number;
+}
+
+export interface StreamsGroupDescribeRequest {
+  groupIds: string[];
+  includeAuthorizedOperations?: boolean;
+}
+
+export interface StreamsGroupDescribeResponse {
+  throttleTimeMs: number;
+  groups: DescribedGroup[];
+}
+
+// ---------------------------------------------------------------------------------
+// ListGroups
+
+export interface ListGroupsRequest {
+  typesFilter?: string[];
+  statesFilter?: string[];
+}
+
+export interface ListedGroup {
+  groupId: string;
+  protocolType: string;
+  groupState: GroupState | string;
+  groupType: "streams" | "consumer" | string;
+}
+
+export interface ListGroupsResponse {
+  throttleTimeMs?: number;
+  errorCode: number;
+  groups: ListedGroup[];
+}
+
+// ---------------------------------------------------------------------------------
+// Configuration, context, cluster, time
+
+export type AssignorName = "sticky" | "highly_available";
+
+/** `new Coordinator(config?)`: every field is optional. */
+export interface CoordinatorConfig {
+  /** Default "sticky". */
+  assignor?: AssignorName;
+  /** Default 5000. */
+  heartbeatIntervalMs?: number;
+  /** Default 45000: a member silent this long is removed. */
+  sessionTimeoutMs?: number;
+  /** Default 0. */
+  numStandbyReplicas?: number;
+  /** Default 10000: a warm-up is caught up below this lag. */
+  acceptableRecoveryLag?: Int64Input;
+  /** Default 2: warm-up tasks in flight at once. */
+  maxWarmupReplicas?: number;
+  /** Default 60000. */
+  taskOffsetIntervalMs?: number;
+  /** Default unlimited. */
+  groupMaxSize?: number | null;
+  /** Default: the cluster's default. */
+  internalTopicReplicationFactor?: number | null;
+  /** Default 0: seeds member-id generation, so runs are reproducible. */
+  seed?: number;
+  /** Default true: fence members that do not revoke within their rebalanceTimeoutMs. */
+  rebalanceTimeoutEnabled?: boolean;
+  /** Default 0: simulated time a topic creation takes. */
+  internalTopicCreationDelayMs?: number;
+  /** Default 1000: first retry delay after a failed creation, doubling up to 30000. */
+  internalTopicCreationBackoffMs?: number;
+  /** Default 3: the simulated cluster's default replication factor. */
+  defaultReplicationFactor?: number;
+}
+
+/** Who sent a request, and when. `principal` defaults to "User:ANONYMOUS". */
+export interface RequestContext {
+  principal?: string | null;
+  clientId?: string | null;
+  clientHost?: string | null;
+  /** The time of the request on the coordinator's clock; time never goes back. */
+  nowMs?: Int64Input | null;
+}
+
+export interface NewTopic {
+  name: string;
+  numPartitions: number;
+  configs?: Record<string, string> | KeyValue[];
+}
+
+export interface CreateTopicResult {
+  name: string;
+  errorCode: number;
+  errorMessage: string | null;
+}
+
+export interface TopicDescription {
+  name: string;
+  numPartitions: number;
+  configs: Record<string, string> | KeyValue[];
+}
+
+export interface Acl {
+  /** Like "User:alice". */
+  principal: string;
+  resourceType: "group" | "topic" | "cluster";
+  /** A name or "*". */
+  resourceName: string;
+  operation: "read" | "describe" | "create" | "all";
+}
+
+export type CoordinatorEventKind =
+  | "sessionTimeout"
+  | "rebalanceTimeout"
+  | "internalTopicsCreated"
+  | "internalTopicsCreationFailed"
+  | "internalTopicConfigMismatch";
+
+export interface CoordinatorEvent {
+  atMs: number;
+  kind: CoordinatorEventKind;
+  groupId: string;
+  /** With sessionTimeout and rebalanceTimeout. */
+  memberId?: string;
+  detail: string;
+}
+
+// ---------------------------------------------------------------------------------
+// Records (the coordinator's log)
+
+export type RecordValueType =
+  | "StreamsGroupMetadataValue"
+  | "StreamsGroupTopologyValue"
+  | "StreamsGroupMemberMetadataValue"
+  | "StreamsGroupTargetAssignmentMetadataValue"
+  | "StreamsGroupTargetAssignmentMemberValue"
+  | "StreamsGroupCurrentMemberAssignmentValue"
+  | string;
+
+export interface CoordinatorRecord {
+  offset: number;
+  key: { type: string; [field: string]: unknown };
+  /** null is a tombstone: the key's state is deleted. */
+  value: { type: RecordValueType; [field: string]: unknown } | null;
+}
+
+// ---------------------------------------------------------------------------------
+// Snapshot (what the playground draws)
+
+/** Plain JSON of the coordinator's whole state: groups, members, topics, the clock. */
+export interface Snapshot {
+  nowMs?: number;
+  groups?: unknown[];
+  topics?: unknown[];
+  [field: string]: unknown;
+}
+
+// ---------------------------------------------------------------------------------
+// The coordinator
+
+/** One simulated group coordinator with its own simulated cluster and clock. */
+export declare class Coordinator {
+  constructor(config?: CoordinatorConfig | string | null);
+  /** A StreamsGroupHeartbeatRequest in, its response out. Throws on malformed input. */
+  heartbeat(
+    request: StreamsGroupHeartbeatRequest | string,
+    context?: RequestContext | string | null,
+  ): StreamsGroupHeartbeatResponse;
+  /** The coordinator's clock in ms (starts at 0). */
+  now(): number;
+  describe(groupIds: string[] | string, context?: RequestContext | string | null): StreamsGroupDescribeResponse;
+  listGroups(request?: ListGroupsRequest | string | null): ListGroupsResponse;
+  advanceTime(ms: number): CoordinatorEvent[];
+  createTopics(topics: NewTopic[] | string): CreateTopicResult[];
+  deleteTopics(names: string[] | string): unknown;
+  topics(): TopicDescription[];
+  setAcls(acls: Acl[] | string): void;
+  records(): CoordinatorRecord[];
+  snapshot(): Snapshot;
+  /** A coordinator rebuilt from another one's records(): a fail-over that loses nothing. */
+  static fromRecords(config: CoordinatorConfig | string | null | undefined, records: CoordinatorRecord[] | string): Coordinator;
+  /** Frees the WebAssembly memory this object holds (optional; the GC also does). */
+  free(): void;
+}
+
+// ---------------------------------------------------------------------------------
+// Stand-alone assignment
+
+export interface SubtopologySpec {
+  subtopologyId: string;
+  numPartitions: number;
+  stateful: boolean;
+}
+
+export interface MemberSpec {
+  memberId: string;
+  processId: string;
+  topologyEpoch?: number;
+  rackId?: string | null;
+  clientTags?: KeyValue[] | Record<string, string>;
+  activeTasks?: TaskIds[];
+  standbyTasks?: TaskIds[];
+  warmupTasks?: TaskIds[];
+  taskOffsets?: TaskOffset[];
+  taskEndOffsets?: TaskOffset[];
+}
+
+export interface GroupSpec {
+  subtopologies: SubtopologySpec[];
+  members: MemberSpec[];
+  groupTopologyEpoch?: number;
+}
+
+export interface AssignmentConfig {
+  numStandbyReplicas?: number;
+  acceptableRecoveryLag?: Int64Input;
+  maxWarmupReplicas?: number;
+  [field: string]: unknown;
+}
+
+export interface MemberAssignment {
+  activeTasks: TaskIds[];
+  standbyTasks: TaskIds[];
+  warmupTasks: TaskIds[];
+}
+
+export interface GroupAssignment {
+  members: { [memberId: string]: MemberAssignment };
+}
+
+/** Pure: the same input gives the same output, in every runtime. Throws on an unknown assignor. */
+export declare function assign(
+  assignorName: AssignorName | string,
+  groupSpec: GroupSpec | string,
+  config?: AssignmentConfig | string | null,
+): GroupAssignment;
+
+// ---------------------------------------------------------------------------------
+// Simulation (what the playground drives)
+
+export interface SimulationConfig extends CoordinatorConfig {
+  [field: string]: unknown;
+}
+
+export interface ProcessSpec {
+  processId?: string;
+  /** Members (stream threads) this process runs. */
+  threads?: number;
+  /** Static membership. */
+  instanceId?: string | null;
+  rackId?: string | null;
+  clientTags?: KeyValue[] | Record<string, string>;
+  topology?: Topology;
+  topologyEpoch?: number;
+  userEndpoint?: Endpoint | null;
+}
+
+/** Something that happened during a step: requests, responses and coordinator events. */
+export interface SimulationEvent {
+  atMs: number;
+  kind: string;
+  [field: string]: unknown;
+}
+
+/** A Coordinator with simulated Kafka Streams clients that speak the protocol to it. */
+export declare class Simulation {
+  constructor(config?: SimulationConfig | string | null);
+  /** Starts a process; returns its id. */
+  addProcess(spec?: ProcessSpec | string | null): string;
+  /** Stops cleanly (the members leave). */
+  stopProcess(processId: string): unknown;
+  /** Stops without leaving: the coordinator notices by session timeout. */
+  crashProcess(processId: string): unknown;
+  restartProcess(processId: string, changes?: Partial<ProcessSpec> | string | null): unknown;
+  /** Advances time by `ms`; returns what happened, every request and response included. */
+  step(ms: number): SimulationEvent[];
+  /** Steps until every group is Stable, or `maxMs` have passed. */
+  runUntilStable(maxMs: number): SimulationEvent[];
+  /** The Coordinator underneath. */
+  readonly coordinator: Coordinator;
+  /** The coordinator's snapshot plus each simulated client's own view. */
+  snapshot(): Snapshot;
+  free(): void;
+}
+
+// ---------------------------------------------------------------------------------
+// Module
+
+export interface Version {
+  /** The package version (semver). */
+  package: string;
+  /** The protocol revision modelled: "KIP-1071 revision 58". */
+  protocol: string;
+}
+
+/** `{ package, protocol }`. */
+export declare function version(): Version;
+
+/** The wasm module's source for init(): a URL, a Response, bytes or a compiled module. */
+export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+
+/**
+ * Loads the WebAssembly module. Needed once in browsers and bundlers (the `browser`
+ * condition, or the `streams-rebalance/web` entry) before any other call; in Node it
+ * resolves at once (the module is loaded synchronously on import).
+ */
+export default function init(
+  moduleOrPath?: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>,
+): Promise<unknown>;
+/** Synchronous init() from bytes or a compiled module (browsers); a no-op in Node. */
+export declare function initSync(module?: { module: BufferSource | WebAssembly.Module } | BufferSource | WebAssembly.Module): unknown;

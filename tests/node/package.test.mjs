@@ -1,0 +1,187 @@
+// The packed npm package, used as a user would: `npm pack` in pkg/, install the
+// tarball into a fresh folder, then require() it, import it, and type-check a program
+// against its types. Needs the wasm build first (scripts/build-wasm.sh).
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, writeFileSync, readFileSync, copyFileSync, rmSync, existsSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const pkgDir = join(root, "pkg");
+let work;
+let app;
+let packed;
+
+function run(cmd, args, cwd) {
+  return execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+}
+
+/** Runs a script in the consumer folder and returns what it printed, parsed as JSON. */
+function runScript(name, source) {
+  writeFileSync(join(app, name), source);
+  return JSON.parse(run(process.execPath, [name], app));
+}
+
+const JOIN = {
+  groupId: "app",
+  memberId: "",
+  memberEpoch: 0,
+  rebalanceTimeoutMs: 30000,
+  topology: { epoch: 0, subtopologies: [{ subtopologyId: "0", sourceTopics: ["input"] }] },
+  activeTasks: [],
+  standbyTasks: [],
+  warmupTasks: [],
+  processId: "process-1",
+};
+const INVALID = { ...JOIN, rebalanceTimeoutMs: -1 };
+
+// What every script does with the package `m`: version, a heartbeat that fails
+// validation, a malformed one that must throw, then a valid join.
+const SCENARIO = `
+const c = new m.Coordinator({ seed: 1 });
+const invalid = c.heartbeat(${JSON.stringify(INVALID)});
+let thrown = null;
+try { c.heartbeat({ groupId: "app", memberId: "", memberEpoch: "zero" }); } catch (e) { thrown = { isError: e instanceof Error, message: e.message }; }
+const joined = c.heartbeat(JSON.stringify(${JSON.stringify(JOIN)}));
+console.log(JSON.stringify({ version: m.version(), invalid, thrown, joined, keys: Object.keys(m).sort() }));
+`;
+
+before(() => {
+  assert.ok(
+    existsSync(join(pkgDir, "dist", "node", "streams_rebalance_bg.wasm")) &&
+      existsSync(join(pkgDir, "dist", "web", "streams_rebalance_bg.wasm")),
+    "pkg/dist is missing: run scripts/build-wasm.sh first",
+  );
+  work = mkdtempSync(join(tmpdir(), "streams-rebalance-pack-"));
+  const out = run("npm", ["pack", "--json", "--pack-destination", work], pkgDir);
+  packed = JSON.parse(out)[0];
+  app = join(work, "app");
+  run("mkdir", ["-p", app], work);
+  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+  run("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--offline", join(work, packed.filename)], app);
+});
+
+after(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test("the tarball ships the hand-written files and both builds, and nothing else", () => {
+  const files = packed.files.map((f) => f.path).sort();
+  for (const f of [
+    "LICENSE",
+    "README.md",
+    "index.d.ts",
+    "node.cjs",
+    "node.mjs",
+    "package.json",
+    "dist/node/streams_rebalance.js",
+    "dist/node/streams_rebalance_bg.wasm",
+    "dist/web/streams_rebalance.js",
+    "dist/web/streams_rebalance_bg.wasm",
+  ]) {
+    assert.ok(files.includes(f), `${f} is missing from the tarball: ${files.join(", ")}`);
+  }
+  for (const f of files) {
+    assert.match(f, /^(LICENSE|README\.md|index\.d\.ts|node\.cjs|node\.mjs|package\.json|dist\/(node|web)\/.+)$/, f);
+  }
+  const installed = JSON.parse(readFileSync(join(app, "node_modules", "streams-rebalance", "package.json"), "utf8"));
+  assert.equal(installed.name, "streams-rebalance");
+  assert.equal(installed.license, "Apache-2.0");
+});
+
+function checkScenario(r) {
+  assert.deepEqual(r.version, { package: "0.1.0", protocol: "KIP-1071 revision 58" });
+  assert.ok(r.keys.includes("Coordinator") && r.keys.includes("version"), r.keys.join(","));
+  assert.equal(r.invalid.errorCode, 42, JSON.stringify(r.invalid));
+  assert.equal(r.invalid.errorMessage, "RebalanceTimeoutMs must be provided in first request.");
+  assert.deepEqual(r.thrown, {
+    isError: true,
+    message: "invalid heartbeat: memberEpoch: expected an int32, found a string",
+  });
+  // The same coordinator still answers after the throw.
+  assert.equal(typeof r.joined.errorCode, "number");
+  assert.equal(r.joined.heartbeatIntervalMs, 5000);
+  assert.notEqual(r.joined.errorCode, 42, JSON.stringify(r.joined));
+  if (r.joined.errorCode === 0) {
+    assert.ok(r.joined.memberEpoch >= 1, JSON.stringify(r.joined));
+    assert.ok(r.joined.memberId.length > 0, JSON.stringify(r.joined));
+  } else {
+    // Until the coordinator core is on main.
+    assert.equal(r.joined.errorCode, 15, JSON.stringify(r.joined));
+  }
+}
+
+test("require() loads the package synchronously and answers heartbeats", () => {
+  const r = runScript("use.cjs", `const m = require("streams-rebalance");\n${SCENARIO}`);
+  checkScenario(r);
+  assert.ok(r.keys.includes("init") && r.keys.includes("initSync"), r.keys.join(","));
+});
+
+test("import loads the package without init() and answers heartbeats", () => {
+  const r = runScript("use.mjs", `import * as m from "streams-rebalance";\n${SCENARIO}`);
+  checkScenario(r);
+  assert.ok(r.keys.includes("default"), r.keys.join(","));
+});
+
+test("browser-style code (await init()) runs unchanged in Node", () => {
+  const r = runScript(
+    "universal.mjs",
+    `import init, * as m from "streams-rebalance";\nawait init();\n${SCENARIO}`,
+  );
+  checkScenario(r);
+});
+
+test("the web build loads with initSync() from the bytes of its .wasm", () => {
+  const r = runScript(
+    "web.mjs",
+    `import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import * as m from "streams-rebalance/web";
+const wasmPath = createRequire(import.meta.url).resolve("streams-rebalance/streams_rebalance_bg.wasm");
+m.initSync({ module: readFileSync(wasmPath) });
+${SCENARIO}`,
+  );
+  checkScenario(r);
+});
+
+test("int64 offsets beyond 2^53 come back exactly, as strings", () => {
+  const r = runScript(
+    "int64.cjs",
+    `const m = require("streams-rebalance");
+const c = new m.Coordinator({ acceptableRecoveryLag: "9007199254740993" });
+const small = new m.Coordinator({ acceptableRecoveryLag: 9007199254740991 });
+const join = ${JSON.stringify(JOIN)};
+console.log(JSON.stringify({ big: c.heartbeat(join).acceptableRecoveryLag, small: small.heartbeat(join).acceptableRecoveryLag }));`,
+  );
+  assert.deepEqual(r, { big: "9007199254740993", small: 9007199254740991 });
+});
+
+test("a TypeScript program type-checks against the packed types (tsc --strict)", () => {
+  copyFileSync(join(root, "tests", "node", "types-check.ts"), join(app, "types-check.ts"));
+  writeFileSync(
+    join(app, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: "ES2022",
+        module: "node16",
+        moduleResolution: "node16",
+        lib: ["ES2022", "DOM"],
+        types: [],
+      },
+      files: ["types-check.ts"],
+    }),
+  );
+  const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+  assert.ok(existsSync(tsc), "typescript is not installed: run scripts/setup.sh");
+  try {
+    run(process.execPath, [tsc, "-p", "tsconfig.json"], app);
+  } catch (e) {
+    assert.fail(`tsc failed:\n${e.stdout}${e.stderr}`);
+  }
+  assert.ok(readdirSync(app).includes("types-check.ts"));
+});

@@ -1,0 +1,69 @@
+// A small program against the package's types: `tsc --noEmit --strict` must accept it
+// (scripts/test.sh checks it against pkg/index.d.ts, tests/node/package.test.mjs
+// against the types of the packed package). The @ts-expect-error lines prove that the
+// types reject what the protocol rejects: if one of them stopped being an error, tsc
+// fails with "Unused '@ts-expect-error' directive".
+import {
+  Coordinator,
+  version,
+  type ErrorCode,
+  type ErrorCodes,
+  type StreamsGroupHeartbeatRequest,
+  type StreamsGroupHeartbeatResponse,
+  type TaskIds,
+  type Topology,
+  type Version,
+} from "streams-rebalance";
+
+const v: Version = version();
+const label: string = `${v.package} (${v.protocol})`;
+
+const topology: Topology = {
+  epoch: 0,
+  subtopologies: [
+    {
+      subtopologyId: "0",
+      sourceTopics: ["orders"],
+      stateChangelogTopics: [{ name: "app-store-changelog" }],
+      repartitionSourceTopics: [{ name: "app-repartition", partitions: 4, replicationFactor: 3 }],
+      copartitionGroups: [{ sourceTopics: [0], repartitionSourceTopics: [0] }],
+    },
+  ],
+};
+
+const join: StreamsGroupHeartbeatRequest = {
+  groupId: "app",
+  memberId: "",
+  memberEpoch: 0,
+  rebalanceTimeoutMs: 30000,
+  topology,
+  activeTasks: [],
+  standbyTasks: [],
+  warmupTasks: [],
+  processId: "process-1",
+  userEndpoint: { host: "localhost", port: 8080 },
+  clientTags: [{ key: "zone", value: "a" }],
+  taskOffsets: [{ subtopologyId: "0", partition: 0, offset: 9007199254740993n }],
+  taskEndOffsets: [{ subtopologyId: "0", partition: 0, offset: "9007199254740993" }],
+};
+
+const coordinator = new Coordinator({ assignor: "sticky", heartbeatIntervalMs: 1000, seed: 7 });
+const response: StreamsGroupHeartbeatResponse = coordinator.heartbeat(join, { nowMs: 0, principal: "User:alice" });
+const fromText: StreamsGroupHeartbeatResponse = coordinator.heartbeat(JSON.stringify(join));
+
+const fenced: ErrorCode = 110 satisfies ErrorCodes["FENCED_MEMBER_EPOCH"];
+const failed: boolean = response.errorCode !== 0 && response.errorCode !== fenced;
+const owned: TaskIds[] = response.activeTasks ?? [];
+const epoch: number = response.memberEpoch + fromText.memberEpoch;
+const now: number = coordinator.now();
+
+// @ts-expect-error memberEpoch is required
+const noEpoch: StreamsGroupHeartbeatRequest = { groupId: "app", memberId: "" };
+// @ts-expect-error partitions are numbers
+const badTask: TaskIds = { subtopologyId: "0", partitions: ["1"] };
+// @ts-expect-error the assignor is "sticky" or "highly_available"
+new Coordinator({ assignor: 42 });
+// @ts-expect-error errorMessage may be null
+const message: string = response.errorMessage;
+
+export const used = [label, failed, owned, epoch, now, noEpoch, badTask, message];
