@@ -1,0 +1,261 @@
+//! The protocol messages through the JavaScript boundary (wasm-bindgen-test; run in
+//! Node by `cargo test --target wasm32-unknown-unknown`, and the same file in headless
+//! Chrome with WASM_BINDGEN_USE_BROWSER=1): every message type goes in as a JS object
+//! and as JSON text and comes out as an equal plain object; int64 values beyond 2^53
+//! come out as strings; malformed input throws a JS Error naming the field, and the
+//! same Coordinator still answers the next good request exactly as a fresh one would.
+#![cfg(target_arch = "wasm32")]
+
+use serde::Serialize;
+use std::fmt::Debug;
+use streams_rebalance::protocol::json::{decode, FromJson};
+use streams_rebalance::protocol::*;
+use streams_rebalance::wasm::{self as binding, convert};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+mod samples {
+    include!("support/samples.rs");
+}
+use samples::*;
+
+fn js(text: &str) -> JsValue {
+    js_sys::JSON::parse(text).expect("valid JSON")
+}
+
+fn stringify(v: &JsValue) -> String {
+    js_sys::JSON::stringify(v).expect("stringifies").into()
+}
+
+fn get(v: &JsValue, key: &str) -> JsValue {
+    js_sys::Reflect::get(v, &JsValue::from_str(key)).expect("an object")
+}
+
+fn set(v: &JsValue, key: &str, x: &JsValue) {
+    js_sys::Reflect::set(v, &JsValue::from_str(key), x).expect("an object");
+}
+
+/// The message of the JS Error a binding call threw.
+fn thrown(e: JsError) -> String {
+    let v = JsValue::from(e);
+    let err: js_sys::Error = v.dyn_into().expect("a JS Error");
+    err.message().into()
+}
+
+/// JS object in and JSON text in, decoded to the same value; plain object out, equal
+/// to serde's JSON of the value.
+fn round_trip<T: Serialize + FromJson + PartialEq + Debug>(value: &T, what: &str) {
+    let text = serde_json::to_string(value).expect("serializes");
+    for input in [js(&text), JsValue::from_str(&text)] {
+        let v = convert::required(&input, what)
+            .map_err(JsValue::from)
+            .expect("converts");
+        let back: T = decode(&v, what).expect("decodes");
+        assert_eq!(&back, value, "{what} changed through JsValue");
+        let out = convert::output(&back)
+            .map_err(JsValue::from)
+            .expect("encodes");
+        assert!(out.is_object(), "{what}: output is not a plain object");
+        let out_text = stringify(&out);
+        let expected: serde_json::Value = serde_json::from_str(&text).expect("json");
+        let got: serde_json::Value = serde_json::from_str(&out_text).expect("json");
+        assert_eq!(got, expected, "{what}: object out differs");
+    }
+}
+
+#[wasm_bindgen_test]
+fn every_message_type_round_trips_through_js_values() {
+    round_trip(&heartbeat_request(), "heartbeat");
+    round_trip(&join_request(), "heartbeat");
+    round_trip(&StreamsGroupHeartbeatRequest::default(), "heartbeat");
+    round_trip(&heartbeat_response(), "heartbeat response");
+    round_trip(&describe_request(), "describe request");
+    round_trip(&describe_response(), "describe response");
+    round_trip(&list_groups_request(), "list groups request");
+    round_trip(&list_groups_response(), "list groups response");
+    round_trip(&topology(), "topology");
+    round_trip(&offset("0", 1, i64::MIN), "task offset");
+    round_trip(&tasks("0", &[0, 1, i32::MAX]), "task ids");
+}
+
+#[wasm_bindgen_test]
+fn int64_beyond_2_pow_53_comes_out_as_a_string_and_goes_in_as_bigint() {
+    let out = convert::output(&heartbeat_request())
+        .map_err(JsValue::from)
+        .expect("encodes");
+    let offsets: js_sys::Array = get(&out, "taskOffsets").dyn_into().expect("array");
+    let small = get(&offsets.get(1), "offset");
+    assert_eq!(small.as_f64(), Some(9_007_199_254_740_991.0));
+    let big = get(&offsets.get(2), "offset");
+    assert_eq!(big.as_string().as_deref(), Some("9007199254740992"));
+    let max = get(&offsets.get(3), "offset");
+    assert_eq!(max.as_string().as_deref(), Some("9223372036854775807"));
+
+    // A BigInt goes in exactly.
+    let input = js(r#"{"groupId":"g","memberId":"m","memberEpoch":1,
+        "taskOffsets":[{"subtopologyId":"0","partition":0,"offset":0}]}"#);
+    let entry = js_sys::Array::from(&get(&input, "taskOffsets")).get(0);
+    let bigint = js_sys::BigInt::new(&JsValue::from_str("9223372036854775807")).expect("bigint");
+    set(&entry, "offset", &bigint.into());
+    let v = convert::required(&input, "heartbeat")
+        .map_err(JsValue::from)
+        .expect("converts");
+    let r: StreamsGroupHeartbeatRequest = decode(&v, "heartbeat").expect("decodes");
+    assert_eq!(r.task_offsets.expect("offsets")[0].offset, i64::MAX);
+}
+
+fn valid_join() -> JsValue {
+    js(
+        r#"{"groupId":"app","memberId":"","memberEpoch":0,"rebalanceTimeoutMs":30000,
+        "topology":{"epoch":0,"subtopologies":[{"subtopologyId":"0","sourceTopics":["orders"]}]},
+        "activeTasks":[],"standbyTasks":[],"warmupTasks":[],"processId":"p1"}"#,
+    )
+}
+
+#[wasm_bindgen_test]
+fn version_names_the_package_and_the_protocol() {
+    let v = binding::version().map_err(JsValue::from).expect("version");
+    assert_eq!(
+        stringify(&v),
+        r#"{"package":"0.1.0","protocol":"KIP-1071 revision 58"}"#
+    );
+}
+
+#[wasm_bindgen_test]
+fn a_bad_input_throws_an_error_naming_the_field_and_changes_nothing() {
+    let mut used = binding::Coordinator::new(JsValue::UNDEFINED)
+        .map_err(JsValue::from)
+        .expect("coordinator");
+    let circular = js_sys::Object::new();
+    set(&circular, "self", &circular);
+    let bad: Vec<(JsValue, &str)> = vec![
+        (
+            js(r#"{"groupId":"app","memberId":"","memberEpoch":"0"}"#),
+            "invalid heartbeat: memberEpoch: expected an int32, found a string",
+        ),
+        (
+            JsValue::from_str(r#"{"groupId":"app","memberId":"","memberEpoch":0,"rebalanceTimeout":1}"#),
+            "invalid heartbeat: rebalanceTimeout: unknown field",
+        ),
+        (
+            js(r#"{"groupId":"app","memberId":"","memberEpoch":0,
+                "topology":{"epoch":0,"subtopologies":[{"subtopologyId":"0"},{"subtopologyId":"1"},
+                {"subtopologyId":"2","sourceTopics":"orders"}]}}"#),
+            "invalid heartbeat: topology.subtopologies[2].sourceTopics: expected array of strings, found a string",
+        ),
+        (
+            js(r#"{"groupId":"app","memberId":"m","memberEpoch":1,
+                "activeTasks":[{"subtopologyId":"0","partitions":[-1]}]}"#),
+            "invalid heartbeat: activeTasks[0].partitions[0]: partition -1 is negative",
+        ),
+        (
+            JsValue::from_str("{\"groupId\":"),
+            "invalid heartbeat: not valid JSON: EOF while parsing a value at line 1 column 11",
+        ),
+        (
+            JsValue::from_f64(5.0),
+            "invalid heartbeat: expected a StreamsGroupHeartbeatRequest object, found a number",
+        ),
+        (
+            JsValue::UNDEFINED,
+            "invalid heartbeat: expected an object or a JSON string, found nothing",
+        ),
+        (
+            JsValue::NULL,
+            "invalid heartbeat: expected an object or a JSON string, found nothing",
+        ),
+    ];
+    for (input, expected) in bad {
+        let e = used
+            .heartbeat(input, JsValue::UNDEFINED)
+            .expect_err(expected);
+        assert_eq!(thrown(e), expected);
+    }
+    let e = used
+        .heartbeat(circular.into(), JsValue::UNDEFINED)
+        .expect_err("circular");
+    let message = thrown(e);
+    assert!(
+        message.starts_with("invalid heartbeat: not convertible to JSON: "),
+        "{message}"
+    );
+    let e = used
+        .heartbeat(valid_join(), js(r#"{"nowMs":-5,"principal":7}"#))
+        .expect_err("bad context");
+    assert_eq!(
+        thrown(e),
+        "invalid context: principal: expected a string, found a number"
+    );
+
+    // The same coordinator answers the next good request exactly as a fresh one.
+    let mut fresh = binding::Coordinator::new(JsValue::UNDEFINED)
+        .map_err(JsValue::from)
+        .expect("coordinator");
+    let after_errors = used
+        .heartbeat(valid_join(), JsValue::UNDEFINED)
+        .map_err(JsValue::from)
+        .expect("answers");
+    let from_fresh = fresh
+        .heartbeat(valid_join(), JsValue::UNDEFINED)
+        .map_err(JsValue::from)
+        .expect("answers");
+    assert_eq!(stringify(&after_errors), stringify(&from_fresh));
+    let code = get(&after_errors, "errorCode").as_f64();
+    assert!(
+        code == Some(0.0) || code == Some(15.0),
+        "{}",
+        stringify(&after_errors)
+    );
+    assert_eq!(used.now(), fresh.now());
+}
+
+#[wasm_bindgen_test]
+fn a_request_as_json_text_gets_the_same_answer_as_the_object() {
+    let mut a = binding::Coordinator::new(JsValue::from_str(r#"{"seed":3}"#))
+        .map_err(JsValue::from)
+        .expect("coordinator");
+    let mut b = binding::Coordinator::new(js(r#"{"seed":3}"#))
+        .map_err(JsValue::from)
+        .expect("coordinator");
+    let text = stringify(&valid_join());
+    let from_text = a
+        .heartbeat(
+            JsValue::from_str(&text),
+            JsValue::from_str(r#"{"nowMs":0}"#),
+        )
+        .map_err(JsValue::from)
+        .expect("answers");
+    let from_object = b
+        .heartbeat(valid_join(), js(r#"{"nowMs":0}"#))
+        .map_err(JsValue::from)
+        .expect("answers");
+    assert!(from_text.is_object());
+    assert_eq!(stringify(&from_text), stringify(&from_object));
+    // A validation failure is an answer, not a throw.
+    let invalid = js(
+        r#"{"groupId":"","memberId":"","memberEpoch":0,"rebalanceTimeoutMs":1,
+        "topology":{"epoch":0,"subtopologies":[{"subtopologyId":"0","sourceTopics":["a"]}]},
+        "activeTasks":[],"standbyTasks":[],"warmupTasks":[]}"#,
+    );
+    let r = a
+        .heartbeat(invalid, JsValue::UNDEFINED)
+        .map_err(JsValue::from)
+        .expect("answers");
+    assert_eq!(get(&r, "errorCode").as_f64(), Some(42.0));
+    assert_eq!(
+        get(&r, "errorMessage").as_string().as_deref(),
+        Some("GroupId can't be empty.")
+    );
+}
+
+#[wasm_bindgen_test]
+fn a_bad_config_throws_an_error_naming_the_field() {
+    let e = binding::Coordinator::new(js(r#"{"heartbeatIntervalMs":"fast"}"#))
+        .err()
+        .expect("throws");
+    assert_eq!(
+        thrown(e),
+        "invalid config: heartbeatIntervalMs: expected an int32, found a string"
+    );
+}
