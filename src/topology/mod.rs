@@ -1,23 +1,39 @@
 //! Topology configuration (SPEC.md section 5): a pure function of (topology, cluster
 //! metadata) to a configured topology or a status that keeps the group NotReady.
 //!
-//! Seam with the coordinator: `validate` runs on every topology a member sends (its
-//! failures are STREAMS_INVALID_TOPOLOGY answers); `configure` runs whenever the group's
-//! topology or the cluster's topics change; `InternalTopicCreation` (in `creation`)
-//! tracks the coordinator's own creation of missing internal topics.
+//! Seam with the coordinator:
+//! - `validate` runs on every topology a member sends (failures are
+//!   STREAMS_INVALID_TOPOLOGY answers; the group is not touched);
+//! - `configure` runs whenever the group's topology or the cluster's topics change;
+//!   a `status` in its result keeps the group NotReady (every member's target empty,
+//!   the status sent on every heartbeat);
+//! - `creation::InternalTopicCreation` tracks the coordinator's own creation of the
+//!   internal topics `configure` found missing, and writes MISSING_INTERNAL_TOPICS'
+//!   detail;
+//! - `describe::described_topology` is what StreamsGroupDescribe shows.
 
+pub mod configure;
+pub mod copartition;
 pub mod creation;
+pub mod describe;
 pub mod names;
+pub mod regex;
+pub mod repartition;
+pub mod validate;
 
-use crate::cluster::Cluster;
-use crate::protocol::{KeyValue, ProtocolError, StatusCode, Topology};
+pub use configure::configure;
+pub use describe::described_topology;
+pub use validate::validate;
+
+use crate::protocol::{KeyValue, StatusCode};
 
 /// An internal topic (changelog or repartition) with its decided partition count.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ConfiguredInternalTopic {
     pub name: String,
     pub partitions: i32,
-    /// 0 = the coordinator's configured / cluster default.
+    /// 0 = the coordinator's `internalTopicReplicationFactor`, else the cluster default.
     pub replication_factor: i16,
     pub topic_configs: Vec<KeyValue>,
 }
@@ -43,15 +59,27 @@ pub struct TopicStatus {
     pub detail: String,
 }
 
+/// An existing internal topic whose settings other than the partition count differ
+/// from what the topology asks: reported once as an event, otherwise ignored.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ConfigMismatch {
+    pub topic: String,
+    pub detail: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConfiguredTopology {
     pub epoch: i32,
     /// Sorted by id; empty unless ready.
     pub subtopologies: Vec<ConfiguredSubtopology>,
-    /// Internal topics that do not exist yet (with MISSING_INTERNAL_TOPICS).
+    /// Internal topics that do not exist yet (with MISSING_INTERNAL_TOPICS), sorted.
     pub internal_topics_to_create: Vec<ConfiguredInternalTopic>,
-    /// The first status that keeps the group NotReady, if any.
+    /// The first status that keeps the group NotReady, if any. Statuses are checked in
+    /// code order and each later check needs the earlier ones to pass, so at most one
+    /// of statuses 1-4 holds at a time.
     pub status: Option<TopicStatus>,
+    /// Existing internal topics whose other settings differ, sorted by topic.
+    pub config_mismatches: Vec<ConfigMismatch>,
 }
 
 impl ConfiguredTopology {
@@ -63,112 +91,12 @@ impl ConfiguredTopology {
         self.subtopologies
             .binary_search_by(|s| s.id.as_str().cmp(id))
             .ok()
-            .map(|i| &self.subtopologies[i])
+            .and_then(|i| self.subtopologies.get(i))
     }
 
     /// Whether (subtopology, partition) is a task of this configured topology.
     pub fn has_task(&self, subtopology: &str, partition: i32) -> bool {
         self.subtopology(subtopology)
-            .is_some_and(|s| partition >= 0 && (partition as u32) < s.num_tasks)
+            .is_some_and(|s| u32::try_from(partition).is_ok_and(|p| p < s.num_tasks))
     }
-}
-
-/// The invariants a topology must hold when a member sends it (SPEC.md section 2).
-pub fn validate(topology: &Topology) -> Result<(), ProtocolError> {
-    use crate::protocol::ErrorCode::STREAMS_INVALID_TOPOLOGY;
-    if topology.subtopologies.is_empty() {
-        return Err(ProtocolError::new(
-            STREAMS_INVALID_TOPOLOGY,
-            "The topology has no subtopologies.",
-        ));
-    }
-    let mut seen = std::collections::BTreeSet::new();
-    for s in &topology.subtopologies {
-        if s.subtopology_id.is_empty() {
-            return Err(ProtocolError::new(
-                STREAMS_INVALID_TOPOLOGY,
-                "A subtopology id is empty.",
-            ));
-        }
-        if !seen.insert(s.subtopology_id.as_str()) {
-            return Err(ProtocolError::new(
-                STREAMS_INVALID_TOPOLOGY,
-                format!("Subtopology id {} appears twice.", s.subtopology_id),
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// Configures `topology` against the cluster. `Err` is a STREAMS_INVALID_TOPOLOGY that
-/// only shows against metadata (e.g. partition counts that cannot be inferred).
-pub fn configure(
-    topology: &Topology,
-    cluster: &Cluster,
-) -> Result<ConfiguredTopology, ProtocolError> {
-    let mut missing: Vec<String> = Vec::new();
-    let mut subtopologies = Vec::new();
-    let mut to_create = Vec::new();
-    for s in &topology.subtopologies {
-        let mut num_tasks = 0;
-        for t in &s.source_topics {
-            match cluster.topic(t) {
-                Some(m) => num_tasks = num_tasks.max(m.num_partitions.max(0) as u32),
-                None => missing.push(t.clone()),
-            }
-        }
-        let changelogs: Vec<ConfiguredInternalTopic> = s
-            .state_changelog_topics
-            .iter()
-            .map(|c| ConfiguredInternalTopic {
-                name: c.name.clone(),
-                partitions: num_tasks as i32,
-                replication_factor: c.replication_factor,
-                topic_configs: c.topic_configs.clone(),
-            })
-            .collect();
-        for c in &changelogs {
-            if cluster.topic(&c.name).is_none() {
-                to_create.push(c.clone());
-            }
-        }
-        let mut sources = s.source_topics.clone();
-        sources.sort();
-        subtopologies.push(ConfiguredSubtopology {
-            id: s.subtopology_id.clone(),
-            num_tasks,
-            source_topics: sources,
-            repartition_source_topics: Vec::new(),
-            stateful: !changelogs.is_empty(),
-            state_changelog_topics: changelogs,
-            repartition_sink_topics: s.repartition_sink_topics.clone(),
-        });
-    }
-    subtopologies.sort_by(|a, b| a.id.cmp(&b.id));
-    missing.sort();
-    missing.dedup();
-    let status = if !missing.is_empty() {
-        Some(TopicStatus {
-            code: StatusCode::MISSING_SOURCE_TOPICS,
-            detail: format!("Source topics {} are missing.", missing.join(", ")),
-        })
-    } else if !to_create.is_empty() {
-        let names: Vec<&str> = to_create.iter().map(|t| t.name.as_str()).collect();
-        Some(TopicStatus {
-            code: StatusCode::MISSING_INTERNAL_TOPICS,
-            detail: format!("Internal topics are missing: {}", names.join(", ")),
-        })
-    } else {
-        None
-    };
-    Ok(ConfiguredTopology {
-        epoch: topology.epoch,
-        subtopologies: if status.is_none() {
-            subtopologies
-        } else {
-            Vec::new()
-        },
-        internal_topics_to_create: to_create,
-        status,
-    })
 }

@@ -1,0 +1,254 @@
+//! Allow-only ACLs and Kafka's authorization rules for the operations this model uses.
+
+use crate::from_json_struct;
+use crate::protocol::json::DecodeError;
+use serde::Serialize;
+
+/// The principal of a request that names none.
+pub const ANONYMOUS: &str = "User:ANONYMOUS";
+
+/// Kafka's name for the single cluster resource.
+pub const CLUSTER_RESOURCE_NAME: &str = "kafka-cluster";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ResourceType {
+    Group,
+    Topic,
+    Cluster,
+}
+
+impl ResourceType {
+    pub const ALL: [ResourceType; 3] = [
+        ResourceType::Group,
+        ResourceType::Topic,
+        ResourceType::Cluster,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ResourceType::Group => "group",
+            ResourceType::Topic => "topic",
+            ResourceType::Cluster => "cluster",
+        }
+    }
+
+    /// Case-insensitive, so Kafka's upper-case names (`TOPIC`) work too.
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|r| r.name().eq_ignore_ascii_case(s))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Operation {
+    Read,
+    Describe,
+    Create,
+    All,
+}
+
+impl Operation {
+    pub const ALL: [Operation; 4] = [
+        Operation::Read,
+        Operation::Describe,
+        Operation::Create,
+        Operation::All,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Operation::Read => "read",
+            Operation::Describe => "describe",
+            Operation::Create => "create",
+            Operation::All => "all",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|o| o.name().eq_ignore_ascii_case(s))
+    }
+
+    /// Kafka's implication rules: ALL grants everything, and READ (like Kafka's WRITE,
+    /// DELETE and ALTER, which this model lacks) implies DESCRIBE. CREATE implies nothing.
+    pub fn grants(self, requested: Operation) -> bool {
+        self == requested
+            || self == Operation::All
+            || (requested == Operation::Describe && self == Operation::Read)
+    }
+}
+
+/// An allow rule. `resource_name` "*" matches every name; `principal` "User:*" every user.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Acl {
+    pub principal: String,
+    pub resource_type: ResourceType,
+    pub resource_name: String,
+    pub operation: Operation,
+}
+
+impl Acl {
+    pub fn matches(
+        &self,
+        principal: &str,
+        resource_type: ResourceType,
+        resource_name: &str,
+        operation: Operation,
+    ) -> bool {
+        (self.principal == principal || self.principal == "User:*")
+            && self.resource_type == resource_type
+            && (self.resource_name == "*" || self.resource_name == resource_name)
+            && self.operation.grants(operation)
+    }
+}
+
+from_json_struct!(Acl, "an ACL binding object", "ACL binding objects", |f| {
+    let path = *f.path();
+    let principal: String = f.required("principal")?;
+    match principal.split_once(':') {
+        Some((kind, name)) if !kind.is_empty() && !name.is_empty() => {}
+        _ => {
+            return Err(DecodeError::new(
+                &path.key("principal"),
+                format!(
+                    "{:?} is not a principal of the form \"User:name\"",
+                    crate::protocol::json::truncate(&principal, 60)
+                ),
+            ))
+        }
+    }
+    let rt: String = f.required("resourceType")?;
+    let resource_type = ResourceType::parse(&rt).ok_or_else(|| {
+        DecodeError::new(
+            &path.key("resourceType"),
+            format!(
+                "unknown resource type {:?}; known: group, topic, cluster",
+                crate::protocol::json::truncate(&rt, 40)
+            ),
+        )
+    })?;
+    let resource_name: String = f.required("resourceName")?;
+    if resource_name.is_empty() {
+        return Err(DecodeError::new(
+            &path.key("resourceName"),
+            "must be a name or \"*\", found the empty string",
+        ));
+    }
+    if resource_type == ResourceType::Cluster
+        && resource_name != "*"
+        && resource_name != CLUSTER_RESOURCE_NAME
+    {
+        return Err(DecodeError::new(
+            &path.key("resourceName"),
+            format!("the cluster resource is named \"{CLUSTER_RESOURCE_NAME}\" (or \"*\")"),
+        ));
+    }
+    let op: String = f.required("operation")?;
+    let operation = Operation::parse(&op).ok_or_else(|| {
+        DecodeError::new(
+            &path.key("operation"),
+            format!(
+                "unknown operation {:?}; known: read, describe, create, all",
+                crate::protocol::json::truncate(&op, 40)
+            ),
+        )
+    })?;
+    Ok(Acl {
+        principal,
+        resource_type,
+        resource_name,
+        operation,
+    })
+});
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::json::decode_str;
+
+    fn acl(p: &str, rt: ResourceType, name: &str, op: Operation) -> Acl {
+        Acl {
+            principal: p.to_owned(),
+            resource_type: rt,
+            resource_name: name.to_owned(),
+            operation: op,
+        }
+    }
+
+    #[test]
+    fn implication_rules() {
+        use Operation::*;
+        let cases = [
+            (Read, Describe, true),
+            (All, Describe, true),
+            (All, Create, true),
+            (All, Read, true),
+            (Create, Describe, false),
+            (Describe, Read, false),
+            (Read, Create, false),
+            (Describe, Describe, true),
+        ];
+        for (granted, requested, expected) in cases {
+            assert_eq!(
+                granted.grants(requested),
+                expected,
+                "{granted:?} grants {requested:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn wildcards() {
+        let a = acl("User:*", ResourceType::Topic, "*", Operation::Read);
+        assert!(a.matches("User:bob", ResourceType::Topic, "t", Operation::Describe));
+        assert!(!a.matches("User:bob", ResourceType::Group, "t", Operation::Describe));
+        let b = acl("User:alice", ResourceType::Topic, "t", Operation::Read);
+        assert!(!b.matches("User:bob", ResourceType::Topic, "t", Operation::Read));
+        assert!(!b.matches("User:alice", ResourceType::Topic, "u", Operation::Read));
+    }
+
+    #[test]
+    fn decoding_names_the_field() {
+        let a: Acl = decode_str(
+            r#"{"principal":"User:a","resourceType":"TOPIC","resourceName":"t","operation":"Read"}"#,
+            "acls",
+        )
+        .unwrap();
+        assert_eq!(a.operation, Operation::Read);
+        assert_eq!(a.resource_type, ResourceType::Topic);
+        let cases = [
+            (
+                r#"{"principal":"alice","resourceType":"topic","resourceName":"t","operation":"read"}"#,
+                "invalid acls: principal: \"alice\" is not a principal of the form \"User:name\"",
+            ),
+            (
+                r#"{"principal":"User:a","resourceType":"broker","resourceName":"t","operation":"read"}"#,
+                "invalid acls: resourceType: unknown resource type \"broker\"; known: group, topic, cluster",
+            ),
+            (
+                r#"{"principal":"User:a","resourceType":"topic","resourceName":"t","operation":"write"}"#,
+                "invalid acls: operation: unknown operation \"write\"; known: read, describe, create, all",
+            ),
+            (
+                r#"{"principal":"User:a","resourceType":"cluster","resourceName":"t","operation":"create"}"#,
+                "invalid acls: resourceName: the cluster resource is named \"kafka-cluster\" (or \"*\")",
+            ),
+            (
+                r#"{"principal":"User:a","resourceType":"topic","operation":"read"}"#,
+                "invalid acls: resourceName: missing required field",
+            ),
+            (
+                r#"{"principal":"User:a","resourceType":"topic","resourceName":"t","operation":"read","x":1}"#,
+                "invalid acls: x: unknown field",
+            ),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(decode_str::<Acl>(input, "acls").unwrap_err(), expected);
+        }
+    }
+}
