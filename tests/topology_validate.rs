@@ -15,11 +15,11 @@ fn invalid_topologies() {
         (json!([]), "The topology has no subtopologies.".to_owned()),
         (
             json!([{"subtopologyId": "", "sourceTopics": ["a"]}]),
-            "Subtopology 0 (counting from 0) has an empty subtopologyId.".to_owned(),
+            "A subtopology id is empty.".to_owned(),
         ),
         (
             json!([{"subtopologyId": "1", "sourceTopics": ["a"]}, {"subtopologyId": "1", "sourceTopics": ["b"]}]),
-            "Subtopology id 1 appears more than once.".to_owned(),
+            "Subtopology id 1 appears twice.".to_owned(),
         ),
         (
             json!([{"subtopologyId": "1", "repartitionSinkTopics": ["r"]}]),

@@ -26,15 +26,13 @@ pub fn validate(topology: &Topology) -> Result<(), ProtocolError> {
         return Err(invalid("The topology has no subtopologies."));
     }
     let mut seen = BTreeSet::new();
-    for (i, s) in topology.subtopologies.iter().enumerate() {
+    for s in &topology.subtopologies {
         if s.subtopology_id.is_empty() {
-            return Err(invalid(format!(
-                "Subtopology {i} (counting from 0) has an empty subtopologyId."
-            )));
+            return Err(invalid("A subtopology id is empty."));
         }
         if !seen.insert(s.subtopology_id.as_str()) {
             return Err(invalid(format!(
-                "Subtopology id {} appears more than once.",
+                "Subtopology id {} appears twice.",
                 s.subtopology_id
             )));
         }
