@@ -2,53 +2,32 @@
 //! `InternalTopicCreation` per group:
 //! - a heartbeat that finds internal topics missing calls `on_missing`, which starts a
 //!   creation unless one is in flight, the back-off after a failure has not passed, or
-//!   the member's principal may CREATE none of them (then nothing is attempted);
+//!   the member's principal may not CREATE them (then nothing is attempted);
 //! - the creation completes `internalTopicCreationDelayMs` later on the coordinator's
 //!   clock: `advance` (called whenever the clock moves) creates the topics in the
 //!   cluster and reports `internalTopicsCreated` or `internalTopicsCreationFailed`;
 //! - after a failure the next attempt waits `internalTopicCreationBackoffMs`, doubling
-//!   with each consecutive failure up to 30000 ms;
-//! - `on_configured` reports existing internal topics whose other settings differ
-//!   (`internalTopicConfigMismatch`), once per topic and difference;
+//!   with each consecutive failure up to 30000 ms (`attempts` counts the attempts since
+//!   the last success, so it is the exponent and the state stays four plain fields);
+//! - `config_mismatch_events` reports existing internal topics whose other settings
+//!   differ (`internalTopicConfigMismatch`) when a configuration finds a new difference;
 //! - `detail` writes MISSING_INTERNAL_TOPICS' detail: what is missing, whether creation
 //!   was tried, why it failed, and whether the principal may create the topics.
 
 use crate::cluster::Cluster;
 use crate::config::{CoordinatorConfig, MAX_CREATION_BACKOFF_MS};
-use crate::protocol::ErrorCode;
 use crate::topology::{ConfiguredInternalTopic, ConfiguredTopology};
 use serde::Serialize;
-use std::collections::BTreeSet;
 
-/// What happened to a creation, returned by `advance` as coordinator events
-/// (`{ atMs, kind, groupId, detail }` once the coordinator adds the group id).
+/// What happened to a creation, reported by `advance` as coordinator events.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CreationEvent {
-    Created {
-        at_ms: i64,
-        topics: Vec<String>,
-    },
-    Failed {
-        at_ms: i64,
-        topics: Vec<String>,
-        reason: String,
-    },
-    ConfigMismatch {
-        at_ms: i64,
-        topic: String,
-        detail: String,
-    },
+    Created { topics: Vec<String> },
+    Failed { topics: Vec<String>, reason: String },
+    ConfigMismatch { topic: String, detail: String },
 }
 
 impl CreationEvent {
-    pub fn at_ms(&self) -> i64 {
-        match self {
-            CreationEvent::Created { at_ms, .. }
-            | CreationEvent::Failed { at_ms, .. }
-            | CreationEvent::ConfigMismatch { at_ms, .. } => *at_ms,
-        }
-    }
-
     /// API.md's event kind.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -58,9 +37,10 @@ impl CreationEvent {
         }
     }
 
+    /// The event's `detail` text.
     pub fn detail(&self) -> String {
         match self {
-            CreationEvent::Created { topics, .. } => {
+            CreationEvent::Created { topics } => {
                 format!("Created internal topics {}.", topics.join(", "))
             }
             CreationEvent::Failed { reason, .. } => reason.clone(),
@@ -69,47 +49,24 @@ impl CreationEvent {
     }
 }
 
-/// One topic a creation could not create, with Kafka's error.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// Per-group creation state (also what the playground's snapshot shows).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct TopicFailure {
-    pub name: String,
-    pub error_code: ErrorCode,
-    pub error_message: String,
+pub struct InternalTopicCreation {
+    pub in_flight: Option<PendingCreation>,
+    /// Why the last attempt failed (per topic, Kafka's error), None after a success.
+    pub last_failure: Option<String>,
+    /// Attempts since the last success.
+    pub attempts: u32,
+    /// No attempt starts before this time (the back-off after a failure).
+    pub next_attempt_at_ms: i64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PendingCreation {
     pub topics: Vec<ConfiguredInternalTopic>,
-    pub requested_at_ms: i64,
     pub completes_at_ms: i64,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LastFailure {
-    pub at_ms: i64,
-    pub topics: Vec<TopicFailure>,
-}
-
-/// Per-group creation state (also what the playground's snapshot shows).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct InternalTopicCreation {
-    pub in_flight: Option<PendingCreation>,
-    /// Attempts started so far.
-    pub attempts: u32,
-    /// Failed attempts since the last success: the back-off exponent.
-    pub consecutive_failures: u32,
-    pub last_failure: Option<LastFailure>,
-    /// No attempt starts before this time (the back-off after a failure).
-    pub next_attempt_at_ms: i64,
-    /// Mismatches already reported, so each is reported once.
-    #[serde(skip)]
-    pub reported_mismatches: BTreeSet<(String, String)>,
-    #[serde(skip)]
-    pending_events: Vec<CreationEvent>,
 }
 
 /// Settings from the coordinator config.
@@ -132,7 +89,8 @@ impl CreationSettings {
         }
     }
 
-    /// The wait after the `failures`-th consecutive failure: backoff * 2^(failures-1), capped.
+    /// The wait after the `failures`-th consecutive failure: backoff * 2^(failures-1),
+    /// capped at the maximum (or at the configured back-off if that is larger).
     pub fn backoff_after(&self, failures: u32) -> i64 {
         let shift = failures.saturating_sub(1).min(40);
         self.backoff_ms
@@ -142,106 +100,82 @@ impl CreationSettings {
     }
 }
 
-/// The missing topics `principal` may not create (neither cluster nor topic CREATE).
-pub fn unauthorized<'a>(
-    missing: &'a [ConfiguredInternalTopic],
-    cluster: &Cluster,
-    principal: &str,
-) -> Vec<&'a str> {
+/// Whether `principal` may create every one of `missing` (CREATE on the cluster, or on
+/// each topic).
+pub fn may_create(missing: &[ConfiguredInternalTopic], cluster: &Cluster, principal: &str) -> bool {
     missing
         .iter()
-        .filter(|t| !cluster.may_create_topic(principal, &t.name))
-        .map(|t| t.name.as_str())
+        .all(|t| cluster.may_create_topic(principal, &t.name))
+}
+
+/// The events for config mismatches that `current` finds and `previous` (the group's
+/// configuration before this one) did not: each difference is reported once.
+pub fn config_mismatch_events(
+    previous: Option<&ConfiguredTopology>,
+    current: &ConfiguredTopology,
+) -> Vec<CreationEvent> {
+    current
+        .config_mismatches
+        .iter()
+        .filter(|m| !previous.is_some_and(|p| p.config_mismatches.contains(m)))
+        .map(|m| CreationEvent::ConfigMismatch {
+            topic: m.topic.clone(),
+            detail: m.detail.clone(),
+        })
         .collect()
 }
 
 impl InternalTopicCreation {
-    /// On a heartbeat that found `missing` internal topics: starts a creation of those
-    /// the principal may create, when none is in flight and the back-off has passed.
-    /// Returns whether it started.
+    /// On a heartbeat that found `missing` internal topics: start a creation when none is
+    /// in flight, the back-off has passed and `may_create` holds. Returns whether it started.
     pub fn on_missing(
         &mut self,
         now_ms: i64,
         missing: &[ConfiguredInternalTopic],
-        cluster: &Cluster,
-        principal: &str,
+        may_create: bool,
         settings: &CreationSettings,
     ) -> bool {
-        if self.in_flight.is_some() || now_ms < self.next_attempt_at_ms {
-            return false;
-        }
-        let allowed: Vec<ConfiguredInternalTopic> = missing
-            .iter()
-            .filter(|t| cluster.may_create_topic(principal, &t.name))
-            .cloned()
-            .collect();
-        if allowed.is_empty() {
+        if !may_create
+            || self.in_flight.is_some()
+            || now_ms < self.next_attempt_at_ms
+            || missing.is_empty()
+        {
             return false;
         }
         self.attempts = self.attempts.saturating_add(1);
         self.in_flight = Some(PendingCreation {
-            topics: allowed,
-            requested_at_ms: now_ms,
+            topics: missing.to_vec(),
             completes_at_ms: now_ms.saturating_add(settings.delay_ms.max(0)),
         });
         true
     }
 
-    /// After each configuration of the group's topology: queues an event for every new
-    /// config mismatch (`advance` returns it).
-    pub fn on_configured(&mut self, now_ms: i64, configured: &ConfiguredTopology) {
-        for m in &configured.config_mismatches {
-            if self
-                .reported_mismatches
-                .insert((m.topic.clone(), m.detail.clone()))
-            {
-                self.pending_events.push(CreationEvent::ConfigMismatch {
-                    at_ms: now_ms,
-                    topic: m.topic.clone(),
-                    detail: m.detail.clone(),
-                });
-            }
-        }
-    }
-
     /// The next time `advance` has work to do.
     pub fn next_deadline(&self) -> Option<i64> {
-        let queued = self.pending_events.iter().map(CreationEvent::at_ms).min();
-        let due = self.in_flight.as_ref().map(|p| p.completes_at_ms);
-        queued.into_iter().chain(due).min()
+        self.in_flight.as_ref().map(|p| p.completes_at_ms)
     }
 
-    /// Completes a creation that is due by `now_ms` against the cluster, and returns
-    /// it with the queued mismatch events, oldest first.
+    /// Completes a creation that is due by `now_ms` against the cluster. Topics that
+    /// can be created are, even when others fail.
     pub fn advance(
         &mut self,
         now_ms: i64,
         cluster: &mut Cluster,
         settings: &CreationSettings,
     ) -> Vec<CreationEvent> {
-        let mut events = std::mem::take(&mut self.pending_events);
-        if self
+        let due = self
             .in_flight
             .as_ref()
-            .is_some_and(|p| p.completes_at_ms <= now_ms)
-        {
-            if let Some(p) = self.in_flight.take() {
-                events.extend(self.complete(p, cluster, settings));
-            }
+            .is_some_and(|p| p.completes_at_ms <= now_ms);
+        if !due {
+            return Vec::new();
         }
-        events.sort_by_key(CreationEvent::at_ms);
-        events
-    }
-
-    fn complete(
-        &mut self,
-        p: PendingCreation,
-        cluster: &mut Cluster,
-        settings: &CreationSettings,
-    ) -> Vec<CreationEvent> {
-        let at = p.completes_at_ms;
+        let Some(p) = self.in_flight.take() else {
+            return Vec::new();
+        };
         let mut created = Vec::new();
         let mut failed = Vec::new();
+        let mut failed_names = Vec::new();
         for t in &p.topics {
             let rf = if t.replication_factor > 0 {
                 t.replication_factor
@@ -259,94 +193,64 @@ impl InternalTopicCreation {
             if r.is_ok() {
                 created.push(t.name.clone());
             } else {
-                failed.push(TopicFailure {
-                    name: t.name.clone(),
-                    error_code: r.error_code,
-                    error_message: r.error_message.unwrap_or_default(),
-                });
+                failed_names.push(t.name.clone());
+                failed.push(format!(
+                    "{} ({}: {})",
+                    t.name,
+                    r.error_code.name(),
+                    r.error_message.unwrap_or_default()
+                ));
             }
         }
         let mut events = Vec::new();
         if !created.is_empty() {
-            events.push(CreationEvent::Created {
-                at_ms: at,
-                topics: created,
-            });
+            events.push(CreationEvent::Created { topics: created });
         }
         if failed.is_empty() {
-            self.consecutive_failures = 0;
+            self.attempts = 0;
             self.last_failure = None;
-            self.next_attempt_at_ms = at;
+            self.next_attempt_at_ms = p.completes_at_ms;
         } else {
-            self.consecutive_failures = self.consecutive_failures.saturating_add(1);
-            let wait = settings.backoff_after(self.consecutive_failures);
-            self.next_attempt_at_ms = at.saturating_add(wait);
-            let reason = format!(
-                "Creation failed: {}. Next attempt at {} ms or later.",
-                failure_list(&failed),
-                self.next_attempt_at_ms
-            );
+            let wait = settings.backoff_after(self.attempts);
+            self.next_attempt_at_ms = p.completes_at_ms.saturating_add(wait);
+            let why = failed.join("; ");
             events.push(CreationEvent::Failed {
-                at_ms: at,
-                topics: failed.iter().map(|f| f.name.clone()).collect(),
-                reason,
+                topics: failed_names,
+                reason: format!(
+                    "Creation failed: {why}. Next attempt at {} ms or later.",
+                    self.next_attempt_at_ms
+                ),
             });
-            self.last_failure = Some(LastFailure {
-                at_ms: at,
-                topics: failed,
-            });
+            self.last_failure = Some(why);
         }
         events
     }
 
-    /// MISSING_INTERNAL_TOPICS' detail for a heartbeat from `principal`.
-    pub fn detail(
-        &self,
-        missing: &[ConfiguredInternalTopic],
-        cluster: &Cluster,
-        principal: &str,
-    ) -> String {
+    /// MISSING_INTERNAL_TOPICS' detail.
+    pub fn detail(&self, missing: &[ConfiguredInternalTopic], may_create: bool) -> String {
+        let names: Vec<&str> = missing.iter().map(|t| t.name.as_str()).collect();
         let mut s = crate::topology::configure::missing_internal_detail(missing);
-        let denied = unauthorized(missing, cluster, principal);
-        if !denied.is_empty() {
-            s.push_str(&format!(
-                " {principal} is not authorized to CREATE on topics {} (it needs CREATE on the cluster or on each topic)",
-                denied.join(", ")
-            ));
-            if denied.len() == missing.len() && self.in_flight.is_none() {
-                s.push_str(", so no creation is attempted.");
-            } else {
-                s.push('.');
-            }
-        }
         if let Some(p) = &self.in_flight {
-            let names: Vec<&str> = p.topics.iter().map(|t| t.name.as_str()).collect();
+            let creating: Vec<&str> = p.topics.iter().map(|t| t.name.as_str()).collect();
             s.push_str(&format!(
-                " Creation of {} requested at {} ms (attempt {}), completes at {} ms.",
-                names.join(", "),
-                p.requested_at_ms,
+                " Creation of {} requested (attempt {}), completes at {} ms.",
+                creating.join(", "),
                 self.attempts,
                 p.completes_at_ms
             ));
+        } else if !may_create {
+            s.push_str(&format!(
+                " Unauthorized to CREATE on topics {}: creating them needs CREATE on the cluster or on each topic, so no creation is attempted.",
+                names.join(", ")
+            ));
         } else if let Some(f) = &self.last_failure {
             s.push_str(&format!(
-                " Creation attempt {} failed at {} ms: {}. Next attempt at {} ms or later.",
-                self.attempts,
-                f.at_ms,
-                failure_list(&f.topics),
-                self.next_attempt_at_ms
+                " Creation attempt {} failed: {f}. Next attempt at {} ms or later.",
+                self.attempts, self.next_attempt_at_ms
             ));
-        } else if denied.len() < missing.len() {
+        } else {
             s.push_str(" Creation not attempted yet.");
         }
         s
     }
-}
-
-fn failure_list(failed: &[TopicFailure]) -> String {
-    let items: Vec<String> = failed
-        .iter()
-        .map(|f| format!("{} ({}: {})", f.name, f.error_code.name(), f.error_message))
-        .collect();
-    items.join("; ")
 }
