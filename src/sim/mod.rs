@@ -1,0 +1,720 @@
+//! The simulation (API.md `Simulation`): a coordinator plus simulated Kafka Streams
+//! processes that speak the protocol to it as real clients do, driven by a simulated
+//! clock. Deterministic: the same scenario gives the same event log, so the page's
+//! back/forward and scrubbing replay from the start instead of undoing state.
+//!
+//! Within one moment of simulated time the order is fixed: the coordinator's timers
+//! fire, then (repeatedly, until nothing is left at that moment) members finish their
+//! reconciliations and send their due heartbeats in process order, then the scenario's
+//! actions of that moment run. An action done by hand at `now` is recorded with
+//! `atMs = now`, and a replay puts it at the same place in that order.
+
+pub mod coord;
+pub mod event;
+pub mod member;
+pub mod presets;
+pub mod process;
+pub mod scenario;
+pub mod snapshot;
+
+use crate::config::CoordinatorConfig;
+use crate::coordinator::{Coordinator, RequestContext};
+use crate::protocol::{ErrorCode, StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
+use event::Event;
+use member::Outcome;
+use process::{Process, ProcessState};
+use scenario::{Action, ProcessSpec, RestartChanges, Scenario, TimedAction, MAX_TIME_MS};
+
+/// Most processes one simulation holds (keeps a runaway scenario from eating the page).
+pub const MAX_PROCESSES: usize = 256;
+/// Rounds of work at one moment before the simulation gives up on that moment (a guard
+/// against a loop; real scenarios need a handful).
+const MAX_ROUNDS_PER_MOMENT: usize = 64;
+
+pub struct Simulation {
+    pub coordinator: Coordinator,
+    /// Configs plus every action, done or scheduled, sorted by time.
+    scenario: Scenario,
+    /// Actions before this index have run.
+    next_action: usize,
+    processes: Vec<Process>,
+    now: i64,
+    events: u64,
+}
+
+impl Simulation {
+    pub fn new(config: CoordinatorConfig) -> Simulation {
+        let scenario = Scenario {
+            config,
+            ..Scenario::default()
+        };
+        Simulation::from_scenario(scenario)
+    }
+
+    /// A simulation that will play `scenario` (its topics exist from the start).
+    pub fn from_scenario(mut scenario: Scenario) -> Simulation {
+        // Stable: actions at the same time keep their order.
+        scenario.actions.sort_by_key(|a| a.at_ms);
+        let mut coordinator = Coordinator::new(scenario.config.clone());
+        coord::create_topics(&mut coordinator, &scenario.topics);
+        Simulation {
+            coordinator,
+            scenario,
+            next_action: 0,
+            processes: Vec::new(),
+            now: 0,
+            events: 0,
+        }
+    }
+
+    pub fn now(&self) -> i64 {
+        self.now
+    }
+
+    pub fn group_id(&self) -> &str {
+        &self.scenario.group_id
+    }
+
+    /// The scenario as recorded so far: what replays this simulation exactly.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    pub fn processes(&self) -> &[Process] {
+        &self.processes
+    }
+
+    pub fn process(&self, id: &str) -> Option<&Process> {
+        self.processes.iter().find(|p| p.id == id)
+    }
+
+    /// Does `action` now (recording it into the scenario); an action that names an
+    /// unknown process or is otherwise impossible is an error and changes nothing.
+    pub fn act(&mut self, action: Action) -> Result<Vec<Event>, String> {
+        self.check(&action)?;
+        let timed = TimedAction {
+            at_ms: self.now,
+            action,
+        };
+        self.scenario
+            .actions
+            .insert(self.next_action, timed.clone());
+        self.next_action += 1;
+        let mut out = Vec::new();
+        self.apply(&timed, &mut out);
+        Ok(out)
+    }
+
+    /// Like `act` with `addProcess`, returning the process id.
+    pub fn add_process(&mut self, spec: ProcessSpec) -> Result<String, String> {
+        let id = spec
+            .process_id
+            .clone()
+            .unwrap_or_else(|| self.fresh_process_id());
+        let spec = ProcessSpec {
+            process_id: Some(id.clone()),
+            ..spec
+        };
+        self.act(Action::AddProcess(spec))?;
+        Ok(id)
+    }
+
+    /// Deterministic process names: A, B, ... Z, then P27, P28, ...
+    fn fresh_process_id(&self) -> String {
+        let mut n = self.processes.len();
+        loop {
+            let id = if n < 26 {
+                char::from(b'A' + n as u8).to_string()
+            } else {
+                format!("P{}", n + 1)
+            };
+            if self.process(&id).is_none() {
+                return id;
+            }
+            n += 1;
+        }
+    }
+
+    fn check(&self, action: &Action) -> Result<(), String> {
+        let known = |id: &str| {
+            if self.process(id).is_some() {
+                Ok(())
+            } else {
+                Err(format!(
+                    "unknown process {:?}",
+                    crate::protocol::json::truncate(id, 60)
+                ))
+            }
+        };
+        match action {
+            Action::AddProcess(spec) => {
+                if self.processes.len() >= MAX_PROCESSES {
+                    return Err(format!("at most {MAX_PROCESSES} processes"));
+                }
+                if let Some(id) = &spec.process_id {
+                    if id.is_empty() {
+                        return Err("processId: must not be empty".to_owned());
+                    }
+                    if self.process(id).is_some() {
+                        return Err(format!(
+                            "process {:?} already exists",
+                            crate::protocol::json::truncate(id, 60)
+                        ));
+                    }
+                }
+                if spec.instance_id.as_deref() == Some("") {
+                    return Err("instanceId: must not be empty".to_owned());
+                }
+                Ok(())
+            }
+            Action::StopProcess { process_id }
+            | Action::CrashProcess { process_id }
+            | Action::RestartProcess { process_id, .. } => known(process_id),
+            _ => Ok(()),
+        }
+    }
+
+    fn log(&mut self, mut e: Event, out: &mut Vec<Event>) {
+        e.seq = self.events;
+        self.events += 1;
+        out.push(e);
+    }
+
+    /// Runs one action. A scheduled action that cannot run is logged as `actionFailed`.
+    fn apply(&mut self, timed: &TimedAction, out: &mut Vec<Event>) {
+        if let Err(msg) = self.check(&timed.action) {
+            let mut e = Event::new(self.now, "actionFailed", msg);
+            e.action = Some(timed.clone());
+            self.log(e, out);
+            return;
+        }
+        let now = self.now;
+        let detail = match &timed.action {
+            Action::AddProcess(spec) => {
+                let id = spec
+                    .process_id
+                    .clone()
+                    .unwrap_or_else(|| self.fresh_process_id());
+                let p = Process::new(id.clone(), spec, &self.scenario.topology, now);
+                let d = format!(
+                    "process {id} starts with {} thread(s) at topology epoch {}",
+                    p.threads, p.topology.epoch
+                );
+                self.processes.push(p);
+                d
+            }
+            Action::StopProcess { process_id } => {
+                if let Some(p) = self.processes.iter_mut().find(|p| &p.id == process_id) {
+                    p.stop(now);
+                }
+                format!("process {process_id} shuts down cleanly")
+            }
+            Action::CrashProcess { process_id } => {
+                if let Some(p) = self.processes.iter_mut().find(|p| &p.id == process_id) {
+                    p.crash();
+                }
+                format!("process {process_id} crashes (silent until its session times out)")
+            }
+            Action::RestartProcess {
+                process_id,
+                changes,
+            } => {
+                let c = changes.clone().unwrap_or_default();
+                let client = self.scenario.client.clone();
+                if let Some(p) = self.processes.iter_mut().find(|p| &p.id == process_id) {
+                    p.restart(&c, now, &client);
+                    match c
+                        .process
+                        .topology_epoch
+                        .or(c.process.topology.as_ref().map(|t| t.epoch))
+                    {
+                        Some(e) => {
+                            format!("process {process_id} is redeployed with topology epoch {e}")
+                        }
+                        None => format!("process {process_id} restarts"),
+                    }
+                } else {
+                    String::new()
+                }
+            }
+            Action::CreateTopics { topics } => {
+                let failed = coord::create_topics(&mut self.coordinator, topics);
+                let names: Vec<String> = topics
+                    .iter()
+                    .map(|t| format!("{} ({} partitions)", t.name, t.num_partitions))
+                    .collect();
+                let mut d = format!("topics created: {}", names.join(", "));
+                if !failed.is_empty() {
+                    d.push_str(&format!("; failed: {}", failed.join("; ")));
+                }
+                d
+            }
+            Action::DeleteTopics { names } => {
+                let failed = coord::delete_topics(&mut self.coordinator, names);
+                let mut d = format!("topics deleted: {}", names.join(", "));
+                if !failed.is_empty() {
+                    d.push_str(&format!("; failed: {}", failed.join("; ")));
+                }
+                d
+            }
+            Action::SetAssignor { assignor } => {
+                coord::set_assignor(&mut self.coordinator, assignor);
+                format!("the group now uses the {assignor} assignor")
+            }
+            Action::SetStandbyReplicas {
+                num_standby_replicas,
+            } => {
+                coord::set_standby_replicas(&mut self.coordinator, *num_standby_replicas);
+                format!("num.standby.replicas = {num_standby_replicas}")
+            }
+            Action::Heartbeat { request } => {
+                let resp = self.send(request);
+                let mut e = Event::new(now, "heartbeat", describe_exchange(request, &resp));
+                e.member_id = Some(request.member_id.clone());
+                e.request = Some((**request).clone());
+                e.response = Some(resp);
+                let mut a = Event::new(now, "action", "a hand-made heartbeat is sent");
+                a.action = Some(timed.clone());
+                self.log(a, out);
+                self.log(e, out);
+                return;
+            }
+        };
+        let mut e = Event::new(now, "action", detail);
+        if let Action::AddProcess(ProcessSpec {
+            process_id: Some(id),
+            ..
+        })
+        | Action::StopProcess { process_id: id }
+        | Action::CrashProcess { process_id: id }
+        | Action::RestartProcess { process_id: id, .. } = &timed.action
+        {
+            e.process_id = Some(id.clone());
+        }
+        e.action = Some(timed.clone());
+        self.log(e, out);
+    }
+
+    fn send(&mut self, req: &StreamsGroupHeartbeatRequest) -> StreamsGroupHeartbeatResponse {
+        let ctx = RequestContext {
+            now_ms: Some(self.now),
+            client_id: req.process_id.clone(),
+            ..Default::default()
+        };
+        self.coordinator.heartbeat(req, &ctx)
+    }
+
+    fn acceptable_lag(&self) -> i64 {
+        self.coordinator.config.acceptable_recovery_lag
+    }
+
+    /// The next moment something is due: an action, a heartbeat, a reconciliation, a
+    /// restart, a warm-up catching up.
+    pub fn next_due(&self) -> Option<i64> {
+        let lag = self.acceptable_lag();
+        let a = self.scenario.actions.get(self.next_action).map(|a| a.at_ms);
+        self.processes
+            .iter()
+            .filter_map(|p| p.next_due(&self.scenario.client, lag))
+            .chain(a)
+            .min()
+            .map(|t| t.max(self.now))
+    }
+
+    /// Everything due at `t` (>= now).
+    fn run_moment(&mut self, t: i64, out: &mut Vec<Event>) {
+        for ev in coord::advance_to(&mut self.coordinator, t) {
+            let kind = ev
+                .get("kind")
+                .and_then(|k| k.as_str())
+                .unwrap_or("coordinator")
+                .to_owned();
+            let at = ev.get("atMs").and_then(|k| k.as_i64()).unwrap_or(t);
+            let detail = ev
+                .get("detail")
+                .and_then(|k| k.as_str())
+                .unwrap_or_default()
+                .to_owned();
+            let mut e = Event::new(at, &kind, detail);
+            e.member_id = ev
+                .get("memberId")
+                .and_then(|k| k.as_str())
+                .map(str::to_owned);
+            if let Some(id) = &e.member_id {
+                if let Some((p, m)) = self.find_member(id) {
+                    e.process_id = Some(p);
+                    e.thread = Some(m);
+                }
+            }
+            e.coordinator = Some(ev);
+            self.log(e, out);
+        }
+        self.now = t;
+        for _ in 0..MAX_ROUNDS_PER_MOMENT {
+            let before = self.events;
+            self.members_work(t, out);
+            while let Some(a) = self.scenario.actions.get(self.next_action) {
+                if a.at_ms > t {
+                    break;
+                }
+                let a = a.clone();
+                self.next_action += 1;
+                self.apply(&a, out);
+            }
+            let busy = self.processes.iter().any(|p| {
+                p.next_due(
+                    &self.scenario.client,
+                    self.coordinator.config.acceptable_recovery_lag,
+                )
+                .is_some_and(|d| d <= t)
+            });
+            if self.events == before && !busy {
+                break;
+            }
+            if self.events == before {
+                // Something due without any event (a silent restore step): run it once more.
+                continue;
+            }
+        }
+    }
+
+    fn find_member(&self, member_id: &str) -> Option<(String, u32)> {
+        self.processes.iter().find_map(|p| {
+            p.members
+                .iter()
+                .find(|m| m.member_id == member_id)
+                .map(|m| (p.id.clone(), m.thread))
+        })
+    }
+
+    /// Restores state, finishes reconciliations, sends due heartbeats, in process order.
+    fn members_work(&mut self, t: i64, out: &mut Vec<Event>) {
+        let client = self.scenario.client.clone();
+        let lag = self.acceptable_lag();
+        for pi in 0..self.processes.len() {
+            if self.processes[pi].maybe_rejoin(t) {
+                let p = &self.processes[pi];
+                let mut e = Event::new(
+                    t,
+                    "restarted",
+                    format!(
+                        "process {} starts again at topology epoch {}",
+                        p.id, p.topology.epoch
+                    ),
+                );
+                e.process_id = Some(p.id.clone());
+                self.log(e, out);
+            }
+            for (mi, task) in self.processes[pi].restore_until(t, &client, lag) {
+                let p = &mut self.processes[pi];
+                let pid = p.id.clone();
+                if let Some(m) = p.members.get_mut(mi) {
+                    m.offsets_due = true;
+                    m.next_heartbeat_ms = Some(t);
+                    let e = Event::new(
+                        t,
+                        "caughtUp",
+                        format!("warm-up {task} is caught up (lag within acceptable.recovery.lag)"),
+                    )
+                    .of_member(&pid, &m.member_id, m.thread);
+                    self.log(e, out);
+                }
+            }
+            for mi in 0..self.processes[pi].members.len() {
+                self.member_work(pi, mi, t, &client, out);
+            }
+        }
+    }
+
+    fn member_work(
+        &mut self,
+        pi: usize,
+        mi: usize,
+        t: i64,
+        client: &scenario::ClientConfig,
+        out: &mut Vec<Event>,
+    ) {
+        let Some(p) = self.processes.get_mut(pi) else {
+            return;
+        };
+        let pid = p.id.clone();
+        let Some(m) = p.members.get_mut(mi) else {
+            return;
+        };
+        if let Some(done) = m.finish_reconciliation(t) {
+            let mut words = Vec::new();
+            if !done.revoking.is_empty() {
+                words.push(format!("revoked {}", tasks_words(&done.revoking)));
+            }
+            words.push(format!("now runs {}", tasks_words(&m.owned)));
+            let e = Event::new(t, "reconciled", words.join("; ")).of_member(
+                &pid,
+                &m.member_id,
+                m.thread,
+            );
+            self.log(e, out);
+        }
+        let p = &self.processes[pi];
+        let m = &p.members[mi];
+        if !m.is_alive() || m.next_heartbeat_ms.is_none_or(|h| h > t) {
+            return;
+        }
+        let mut req = m.request(
+            &p.base_request(&self.scenario.group_id),
+            client.rebalance_timeout_ms,
+        );
+        let offsets_due = m.offsets_due
+            || m.offsets_reported_ms
+                .is_none_or(|r| t.saturating_sub(r) >= m.task_offset_interval_ms);
+        if offsets_due && req.member_epoch >= 0 {
+            let (offs, ends) = p.task_offsets(mi, client);
+            req.task_offsets = Some(offs);
+            req.task_end_offsets = Some(ends);
+        }
+        let resp = self.send(&req);
+        let p = &mut self.processes[pi];
+        let m = &mut p.members[mi];
+        m.sent_request(&req);
+        if req.task_offsets.is_some() {
+            m.offsets_reported_ms = Some(t);
+        }
+        let outcome = m.handle(
+            &resp,
+            t,
+            client.revocation_delay_ms,
+            client.assignment_delay_ms,
+        );
+        let mid = m.member_id.clone();
+        let thread = m.thread;
+        let mut e = Event::new(t, "heartbeat", describe_exchange(&req, &resp))
+            .of_member(&pid, &mid, thread);
+        e.request = Some(req);
+        e.response = Some(resp);
+        self.log(e, out);
+        if outcome == Outcome::Fatal {
+            let e = Event::new(
+                t,
+                "fatal",
+                "the member stops: the error is fatal for a Kafka Streams client",
+            )
+            .of_member(&pid, &mid, thread);
+            self.log(e, out);
+        }
+    }
+
+    /// Runs everything due up to and including `now + ms`; the clock ends at `now + ms`.
+    pub fn step(&mut self, ms: i64) -> Result<Vec<Event>, String> {
+        if !(0..=MAX_TIME_MS).contains(&ms) {
+            return Err(format!("ms: {ms} is out of range 0..={MAX_TIME_MS}"));
+        }
+        let end = self.now.saturating_add(ms);
+        let mut out = Vec::new();
+        while let Some(t) = self.next_due() {
+            if t > end {
+                break;
+            }
+            self.run_moment(t, &mut out);
+            if self.stuck_at(t) {
+                break;
+            }
+        }
+        if end > self.now {
+            self.run_moment_quiet(end, &mut out);
+        }
+        Ok(out)
+    }
+
+    /// Still something due at `t` after running `t` to quiescence: a guard against
+    /// looping forever on a moment that cannot make progress.
+    fn stuck_at(&self, t: i64) -> bool {
+        self.next_due().is_some_and(|d| d <= t)
+    }
+
+    /// Moves the clock to `t` (coordinator timers included) without member work.
+    fn run_moment_quiet(&mut self, t: i64, out: &mut Vec<Event>) {
+        let client = self.scenario.client.clone();
+        let lag = self.acceptable_lag();
+        let due = self.next_due();
+        if due.is_some_and(|d| d <= t) {
+            self.run_moment(t, out);
+            return;
+        }
+        let _ = (client, lag);
+        for ev in coord::advance_to(&mut self.coordinator, t) {
+            let mut e = Event::new(
+                ev.get("atMs").and_then(|k| k.as_i64()).unwrap_or(t),
+                ev.get("kind")
+                    .and_then(|k| k.as_str())
+                    .unwrap_or("coordinator"),
+                ev.get("detail")
+                    .and_then(|k| k.as_str())
+                    .unwrap_or_default(),
+            );
+            e.member_id = ev
+                .get("memberId")
+                .and_then(|k| k.as_str())
+                .map(str::to_owned);
+            e.coordinator = Some(ev);
+            self.log(e, out);
+        }
+        self.now = t;
+    }
+
+    /// Runs the next moment at which anything is due (the page's one step), at most
+    /// `max_ms` ahead; returns its events (empty when nothing is due that soon).
+    pub fn step_next(&mut self, max_ms: i64) -> Vec<Event> {
+        let mut out = Vec::new();
+        let limit = self.now.saturating_add(max_ms.clamp(0, MAX_TIME_MS));
+        match self.next_due() {
+            Some(t) if t <= limit => self.run_moment(t, &mut out),
+            _ => self.run_moment_quiet(limit, &mut out),
+        }
+        out
+    }
+
+    /// Is every group Stable and every simulated member done reconciling?
+    pub fn is_stable(&self) -> bool {
+        let group_stable = coord::describe(&self.coordinator, &self.scenario.group_id)
+            .is_some_and(|g| g.group_state == "Stable");
+        group_stable
+            && self.processes.iter().all(|p| {
+                p.members.iter().filter(|m| m.is_alive()).all(|m| {
+                    m.pending.is_none()
+                        && m.leaving.is_none()
+                        && m.reported.as_ref() == Some(&m.owned)
+                })
+            })
+            && self
+                .processes
+                .iter()
+                .all(|p| p.state != ProcessState::Restarting)
+    }
+
+    /// Steps moment by moment until stable (checked after each moment) or `max_ms` passed.
+    pub fn run_until_stable(&mut self, max_ms: i64) -> Result<Vec<Event>, String> {
+        if !(0..=MAX_TIME_MS).contains(&max_ms) {
+            return Err(format!("maxMs: {max_ms} is out of range 0..={MAX_TIME_MS}"));
+        }
+        let end = self.now.saturating_add(max_ms);
+        let mut out = Vec::new();
+        loop {
+            match self.next_due() {
+                Some(t) if t <= end => {
+                    self.run_moment(t, &mut out);
+                    if self.stuck_at(t) {
+                        break;
+                    }
+                }
+                _ => {
+                    self.run_moment_quiet(end, &mut out);
+                    break;
+                }
+            }
+            if self.is_stable() {
+                break;
+            }
+        }
+        Ok(out)
+    }
+
+    /// Sends a hand-made heartbeat now (recorded in the scenario) and returns its answer.
+    pub fn send_heartbeat(
+        &mut self,
+        request: StreamsGroupHeartbeatRequest,
+    ) -> (StreamsGroupHeartbeatResponse, Vec<Event>) {
+        let events = self
+            .act(Action::Heartbeat {
+                request: Box::new(request),
+            })
+            .unwrap_or_default();
+        let resp = events
+            .iter()
+            .find_map(|e| e.response.clone())
+            .unwrap_or_else(|| {
+                StreamsGroupHeartbeatResponse::error(
+                    &crate::protocol::ProtocolError::new(
+                        ErrorCode::UNKNOWN_SERVER_ERROR,
+                        "not sent",
+                    ),
+                    None,
+                    0,
+                )
+            });
+        (resp, events)
+    }
+
+    pub fn restart_process(
+        &mut self,
+        id: &str,
+        changes: Option<RestartChanges>,
+    ) -> Result<Vec<Event>, String> {
+        self.act(Action::RestartProcess {
+            process_id: id.to_owned(),
+            changes,
+        })
+    }
+}
+
+/// "A-1 heartbeat epoch 3 -> epoch 4, 3 active" style summary of one exchange.
+fn describe_exchange(
+    req: &StreamsGroupHeartbeatRequest,
+    resp: &StreamsGroupHeartbeatResponse,
+) -> String {
+    let what = match req.member_epoch {
+        0 => format!(
+            "joins (topology epoch {})",
+            req.topology.as_ref().map_or(-1, |t| t.epoch)
+        ),
+        -1 => "leaves the group (epoch -1)".to_owned(),
+        -2 => "leaves temporarily as a static member (epoch -2)".to_owned(),
+        e => format!("heartbeat at epoch {e}"),
+    };
+    if resp.error_code != 0 {
+        let name = ErrorCode::from_code(resp.error_code).map_or("UNKNOWN", |c| c.name());
+        return format!(
+            "{what} -> {name}: {}",
+            resp.error_message.clone().unwrap_or_default()
+        );
+    }
+    let mut s = format!("{what} -> epoch {}", resp.member_epoch);
+    if let (Some(a), Some(sb), Some(w)) =
+        (&resp.active_tasks, &resp.standby_tasks, &resp.warmup_tasks)
+    {
+        let n =
+            |l: &Vec<crate::protocol::TaskIds>| l.iter().map(|t| t.partitions.len()).sum::<usize>();
+        s.push_str(&format!(
+            ", assigned {} active / {} standby / {} warm-up",
+            n(a),
+            n(sb),
+            n(w)
+        ));
+    }
+    if let Some(st) = &resp.status {
+        for x in st {
+            let name = crate::protocol::StatusCode::from_code(x.status_code)
+                .map_or("UNKNOWN_STATUS", |c| c.name());
+            s.push_str(&format!(", {name}"));
+        }
+    }
+    s
+}
+
+/// "active 0_1 0_2, standby 1_0" (or "nothing").
+pub fn tasks_words(t: &member::Tasks) -> String {
+    let mut parts = Vec::new();
+    for (set, role) in [
+        (&t.active, "active"),
+        (&t.standby, "standby"),
+        (&t.warmup, "warm-up"),
+    ] {
+        if !set.is_empty() {
+            let ids: Vec<String> = set.tasks().map(|t| t.to_string()).collect();
+            parts.push(format!("{role} {}", ids.join(" ")));
+        }
+    }
+    if parts.is_empty() {
+        "nothing".to_owned()
+    } else {
+        parts.join(", ")
+    }
+}

@@ -1,0 +1,230 @@
+//! The JavaScript binding of the simulation (API.md `Simulation`).
+
+use crate::protocol::json::decode;
+use crate::sim::scenario::{Action, NewTopic, ProcessSpec, RestartChanges, Scenario};
+use crate::sim::{presets, Simulation as CoreSimulation};
+use crate::wasm::convert::{input, output, required, JsResult};
+use wasm_bindgen::prelude::*;
+
+/// Simulated Kafka Streams processes speaking the protocol to a coordinator.
+#[wasm_bindgen]
+pub struct Simulation {
+    inner: CoreSimulation,
+}
+
+fn err(e: String) -> JsError {
+    JsError::new(&e)
+}
+
+fn int_arg(v: f64, what: &str) -> Result<i64, JsError> {
+    if v.is_finite() && v.fract() == 0.0 && v.abs() < 9.0e15 {
+        Ok(v as i64)
+    } else {
+        Err(JsError::new(&format!(
+            "invalid {what}: expected an integer, found {v}"
+        )))
+    }
+}
+
+#[wasm_bindgen]
+impl Simulation {
+    /// `config`: the coordinator's config (as `new Coordinator(config)`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(config: JsValue) -> Result<Simulation, JsError> {
+        let config = match input(&config, "config")? {
+            None => Default::default(),
+            Some(v) => decode(&v, "config").map_err(err)?,
+        };
+        Ok(Simulation {
+            inner: CoreSimulation::new(config),
+        })
+    }
+
+    /// A simulation that plays `scenario` (configs plus timed actions).
+    #[wasm_bindgen(js_name = fromScenario)]
+    pub fn from_scenario(scenario: JsValue) -> Result<Simulation, JsError> {
+        let v = required(&scenario, "scenario")?;
+        let s: Scenario = decode(&v, "scenario").map_err(err)?;
+        Ok(Simulation {
+            inner: CoreSimulation::from_scenario(s),
+        })
+    }
+
+    /// The preset scenarios: `[{ name, title, description, scenario }]`.
+    pub fn presets() -> JsResult {
+        let mut out = Vec::new();
+        for (name, _) in presets::PRESETS {
+            if let Some(Ok(s)) = presets::preset(name) {
+                out.push(serde_json::json!({
+                    "name": name,
+                    "title": s.title,
+                    "description": s.description,
+                    "scenario": s,
+                }));
+            }
+        }
+        output(&out)
+    }
+
+    /// Checks a scenario without running it; throws the decoding error.
+    #[wasm_bindgen(js_name = checkScenario)]
+    pub fn check_scenario(scenario: JsValue) -> JsResult {
+        let v = required(&scenario, "scenario")?;
+        let s: Scenario = decode(&v, "scenario").map_err(err)?;
+        output(&s)
+    }
+
+    #[wasm_bindgen(js_name = addProcess)]
+    pub fn add_process(&mut self, spec: JsValue) -> Result<String, JsError> {
+        let spec: ProcessSpec = match input(&spec, "process")? {
+            None => ProcessSpec::default(),
+            Some(v) => decode(&v, "process").map_err(err)?,
+        };
+        self.inner.add_process(spec).map_err(err)
+    }
+
+    #[wasm_bindgen(js_name = stopProcess)]
+    pub fn stop_process(&mut self, id: String) -> JsResult {
+        output(
+            &self
+                .inner
+                .act(Action::StopProcess { process_id: id })
+                .map_err(err)?,
+        )
+    }
+
+    #[wasm_bindgen(js_name = crashProcess)]
+    pub fn crash_process(&mut self, id: String) -> JsResult {
+        output(
+            &self
+                .inner
+                .act(Action::CrashProcess { process_id: id })
+                .map_err(err)?,
+        )
+    }
+
+    #[wasm_bindgen(js_name = restartProcess)]
+    pub fn restart_process(&mut self, id: String, changes: JsValue) -> JsResult {
+        let changes: Option<RestartChanges> = match input(&changes, "changes")? {
+            None => None,
+            Some(v) => Some(decode(&v, "changes").map_err(err)?),
+        };
+        output(&self.inner.restart_process(&id, changes).map_err(err)?)
+    }
+
+    /// `[{ name, numPartitions }]`, recorded into the scenario.
+    #[wasm_bindgen(js_name = createTopics)]
+    pub fn create_topics(&mut self, topics: JsValue) -> JsResult {
+        let v = required(&topics, "topics")?;
+        let topics: Vec<NewTopic> = decode(&v, "topics").map_err(err)?;
+        output(
+            &self
+                .inner
+                .act(Action::CreateTopics { topics })
+                .map_err(err)?,
+        )
+    }
+
+    #[wasm_bindgen(js_name = deleteTopics)]
+    pub fn delete_topics(&mut self, names: JsValue) -> JsResult {
+        let v = required(&names, "names")?;
+        let names: Vec<String> = decode(&v, "names").map_err(err)?;
+        output(
+            &self
+                .inner
+                .act(Action::DeleteTopics { names })
+                .map_err(err)?,
+        )
+    }
+
+    #[wasm_bindgen(js_name = setAssignor)]
+    pub fn set_assignor(&mut self, name: String) -> JsResult {
+        if crate::assignor::by_name(&name).is_none() {
+            return Err(JsError::new(&format!(
+                "invalid assignor: unknown assignor {:?}; known: {}",
+                crate::protocol::json::truncate(&name, 40),
+                crate::assignor::NAMES.join(", ")
+            )));
+        }
+        output(
+            &self
+                .inner
+                .act(Action::SetAssignor { assignor: name })
+                .map_err(err)?,
+        )
+    }
+
+    #[wasm_bindgen(js_name = setStandbyReplicas)]
+    pub fn set_standby_replicas(&mut self, n: f64) -> JsResult {
+        let n = int_arg(n, "numStandbyReplicas")?;
+        if !(0..=16).contains(&n) {
+            return Err(JsError::new(&format!(
+                "invalid numStandbyReplicas: {n} is out of range 0..=16"
+            )));
+        }
+        output(
+            &self
+                .inner
+                .act(Action::SetStandbyReplicas {
+                    num_standby_replicas: n as u32,
+                })
+                .map_err(err)?,
+        )
+    }
+
+    /// Sends a hand-made StreamsGroupHeartbeatRequest now (recorded); returns the response.
+    #[wasm_bindgen(js_name = sendHeartbeat)]
+    pub fn send_heartbeat(&mut self, request: JsValue) -> JsResult {
+        let v = required(&request, "heartbeat")?;
+        let req = decode(&v, "heartbeat").map_err(err)?;
+        let (resp, _) = self.inner.send_heartbeat(req);
+        output(&resp)
+    }
+
+    /// Runs everything due in the next `ms` of simulated time; returns its events.
+    pub fn step(&mut self, ms: f64) -> JsResult {
+        let ms = int_arg(ms, "ms")?;
+        output(&self.inner.step(ms).map_err(err)?)
+    }
+
+    /// Runs the next moment at which anything is due (at most `maxMs` ahead, default an hour).
+    #[wasm_bindgen(js_name = stepNext)]
+    pub fn step_next(&mut self, max_ms: JsValue) -> JsResult {
+        let max = match max_ms.as_f64() {
+            Some(v) => int_arg(v, "maxMs")?,
+            None if max_ms.is_undefined() || max_ms.is_null() => 3_600_000,
+            None => return Err(JsError::new("invalid maxMs: expected a number")),
+        };
+        output(&self.inner.step_next(max))
+    }
+
+    #[wasm_bindgen(js_name = runUntilStable)]
+    pub fn run_until_stable(&mut self, max_ms: f64) -> JsResult {
+        let ms = int_arg(max_ms, "maxMs")?;
+        output(&self.inner.run_until_stable(ms).map_err(err)?)
+    }
+
+    /// When something is next due (ms), or null.
+    #[wasm_bindgen(js_name = nextDue)]
+    pub fn next_due(&self) -> Option<f64> {
+        self.inner.next_due().map(|t| t as f64)
+    }
+
+    pub fn now(&self) -> f64 {
+        self.inner.now() as f64
+    }
+
+    #[wasm_bindgen(js_name = isStable)]
+    pub fn is_stable(&self) -> bool {
+        self.inner.is_stable()
+    }
+
+    pub fn snapshot(&self) -> JsResult {
+        output(&self.inner.snapshot())
+    }
+
+    /// The scenario as recorded so far (replays this simulation exactly).
+    pub fn scenario(&self) -> JsResult {
+        output(self.inner.scenario())
+    }
+}

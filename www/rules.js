@@ -1,0 +1,75 @@
+// The rules of the protocol behind each term the page shows (SPEC.md), for hovers.
+
+export const RULES = {
+  groupState: "SPEC 4.3 Group state: Empty (no members); NotReady (topology not configured, section 5); Assigning (group epoch > assignment epoch); Reconciling (some member not yet at the assignment epoch); Stable.",
+  groupEpoch: "SPEC 4.1 The group epoch goes up by one whenever membership, member metadata, the topology, or topic metadata change: at most once per request.",
+  assignmentEpoch: "SPEC 4.1 The assignment epoch is the group epoch the target assignment was computed for. The assignor runs when the group epoch is ahead of it.",
+  topologyEpoch: "SPEC 4.4 / seed \"Topology updates\": a member joining with topology.epoch = group's + 1 replaces the group's topology; a lower epoch is STREAMS_TOPOLOGY_FENCED on join. Members whose topology epoch differs from the group's get no NEW tasks.",
+  assignor: "SPEC 6: sticky balances per process and keeps previous owners; highly_available keeps stateful tasks where their state is and moves them through warm-ups.",
+  standbys: "num.standby.replicas: standby copies per stateful task, always on another process. Changing it changes the assignment configs and bumps the group epoch.",
+  memberEpoch: "SPEC 4.1 A member's epoch reaches the target (assignment) epoch once it has nothing left to revoke. A heartbeat with any other epoch is FENCED_MEMBER_EPOCH (except the previous epoch after a lost response).",
+  memberState: "SPEC 4.2 Member states: Stable (reconciled), UnrevokedTasks (must first confirm it gave tasks up), UnreleasedTasks (at the target epoch, waiting for tasks still held by others).",
+  memberTopologyEpoch: "SPEC 4.4 The topology epoch this member joined with. Behind the group's: STALE_TOPOLOGY on every heartbeat, and no new tasks.",
+  revoking: "SPEC 4.2 A task is never given to a new owner while its previous owner has not confirmed the revocation (a heartbeat listing its owned tasks without it).",
+  incoming: "In the member's target assignment but not running yet: either still held by another member (UnreleasedTasks), or the member has not acknowledged it yet.",
+  orphan: "The coordinator still counts this task as owned by a member that is gone (crashed, or a static member that left with -2). Nobody processes it until the session times out (or the static member returns).",
+  stale: "STALE_TOPOLOGY (status 0): the member's topology epoch is below the group's. It keeps tasks it owns that still exist and the balance lets it keep, but gains none (SPEC 4.4).",
+  fenced: "FENCED_MEMBER_EPOCH / UNKNOWN_MEMBER_ID: the coordinator no longer knows this member at this epoch. The client drops all its tasks and rejoins with epoch 0 (SPEC 3).",
+};
+
+export const MEMBER_STATE_WORDS = {
+  Stable: "reconciled to its target",
+  UnrevokedTasks: "must revoke tasks first",
+  UnreleasedTasks: "waiting for tasks others still hold",
+};
+
+export const GROUP_STATE_WORDS = {
+  Empty: "No members.",
+  NotReady: "The topology cannot be configured (a status such as MISSING_SOURCE_TOPICS holds): every target is empty.",
+  Assigning: "The group epoch is ahead of the assignment epoch: the next heartbeat computes a new target assignment.",
+  Reconciling: "A new target exists; some members have not reached it yet (revoking, or waiting for tasks to be released).",
+  Stable: "Every member runs exactly its target assignment at the assignment epoch.",
+  Dead: "The group was deleted or expired.",
+};
+
+export const STATUS = {
+  0: ["STALE_TOPOLOGY", "the member's topology epoch is below the group's"],
+  1: ["MISSING_SOURCE_TOPICS", "a source topic is missing, or a source regex matches no topic"],
+  2: ["INCONSISTENT_SOURCE_TOPICS", "topics of one copartition group have different partition counts"],
+  3: ["INCONSISTENT_INTERNAL_TOPICS", "an existing internal topic has the wrong partition count"],
+  4: ["MISSING_INTERNAL_TOPICS", "internal topics are missing (the coordinator creates them)"],
+  5: ["SHUTDOWN_APPLICATION", "some member asked the application to shut down"],
+};
+
+export const ERRORS = {
+  "-1": ["UNKNOWN_SERVER_ERROR", "an unexpected error in the coordinator"],
+  15: ["COORDINATOR_NOT_AVAILABLE", "the coordinator cannot answer yet; the client retries"],
+  16: ["NOT_COORDINATOR", "this broker is not the group's coordinator"],
+  24: ["INVALID_GROUP_ID", "the group id is not valid"],
+  25: ["UNKNOWN_MEMBER_ID", "the coordinator does not know this member (removed, e.g. after a session timeout): it rejoins with epoch 0"],
+  29: ["TOPIC_AUTHORIZATION_FAILED", "no DESCRIBE permission on a topic of the topology"],
+  30: ["GROUP_AUTHORIZATION_FAILED", "no READ permission on the group"],
+  42: ["INVALID_REQUEST", "the request breaks a rule of SPEC section 2"],
+  69: ["GROUP_ID_NOT_FOUND", "no such streams group (or it is a group of another type)"],
+  81: ["GROUP_MAX_SIZE_REACHED", "the group is full"],
+  82: ["FENCED_INSTANCE_ID", "another member holds this static instance id"],
+  110: ["FENCED_MEMBER_EPOCH", "the member's epoch is not the one the coordinator expects: it is fenced, drops its tasks and rejoins with epoch 0"],
+  111: ["UNRELEASED_INSTANCE_ID", "the static instance id is still held by a member that did not leave with -2"],
+  113: ["STALE_MEMBER_EPOCH", "the member epoch is stale"],
+  130: ["STREAMS_INVALID_TOPOLOGY", "the topology breaks its invariants"],
+  131: ["STREAMS_INVALID_TOPOLOGY_EPOCH", "same topology epoch with different metadata, or more than one above the group's"],
+  132: ["STREAMS_TOPOLOGY_FENCED", "the member joined with a topology epoch below the group's"],
+};
+
+export function statusWords(s) {
+  const [name, words] = STATUS[s.statusCode] || [`STATUS ${s.statusCode}`, ""];
+  return { name, words, detail: s.statusDetail || "" };
+}
+
+export function errorName(code) {
+  return (ERRORS[code] || [`ERROR ${code}`, ""])[0];
+}
+
+export function errorWords(code) {
+  return (ERRORS[code] || ["", ""])[1];
+}
