@@ -56,6 +56,17 @@ impl TaskSet {
             .collect()
     }
 
+    /// Builds a set from per-subtopology partition lists in one pass (the assignors'
+    /// output path): lists may come in any order; empty ones are dropped.
+    pub fn from_sorted_runs(runs: Vec<(String, Vec<i32>)>) -> Self {
+        TaskSet(
+            runs.into_iter()
+                .filter(|(_, ps)| !ps.is_empty())
+                .map(|(s, ps)| (s, ps.into_iter().collect()))
+                .collect(),
+        )
+    }
+
     pub fn insert(&mut self, subtopology: &str, partition: i32) -> bool {
         if let Some(ps) = self.0.get_mut(subtopology) {
             ps.insert(partition)

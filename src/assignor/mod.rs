@@ -5,7 +5,17 @@
 //! sorted ids, never on hash order, so the same input gives the same output in every
 //! runtime.
 
-pub mod simple;
+mod balance;
+pub mod highly_available;
+mod index;
+pub mod json;
+mod lag;
+mod placement;
+pub mod quality;
+pub mod sticky;
+mod tags;
+
+pub use highly_available::warmup_caught_up;
 
 use crate::task::{TaskId, TaskSet};
 use std::collections::BTreeMap;
@@ -89,11 +99,8 @@ pub const NAMES: &[&str] = &["sticky", "highly_available"];
 /// Looks an assignor up by name; `None` for an unknown name.
 pub fn by_name(name: &str) -> Option<&'static dyn TaskAssignor> {
     match name {
-        // Stand-ins until the real assignors land; same interface.
-        "sticky" => Some(&simple::SimpleAssignor { name: "sticky" }),
-        "highly_available" => Some(&simple::SimpleAssignor {
-            name: "highly_available",
-        }),
+        "sticky" => Some(&sticky::StickyAssignor),
+        "highly_available" => Some(&highly_available::HighlyAvailableAssignor),
         _ => None,
     }
 }

@@ -1,0 +1,203 @@
+//! How many tasks each member should end up with: the stickiness quota and the
+//! water-filling targets for tasks that have no previous owner to go back to.
+//!
+//! Members are the capacity units (a process with three members counts three times).
+//! A member whose topology epoch differs from the group's may keep what it owns but
+//! never gains (SPEC 4.4), so its capacity is what it owns: if that is below the fair
+//! share it is "fixed" (keeps everything, counts for nothing else) and the rest of the
+//! tasks are shared among the others.
+
+use super::index::Index;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// Kafka's shrinking quota: `ceil(total / units)`; whenever a member reaches it exactly,
+/// that member and its tasks leave the totals and the quota is recomputed, so that in
+/// the end no two members differ by more than one.
+pub(crate) struct Quota {
+    total: u64,
+    units: u64,
+    per: u64,
+    fixed: Vec<bool>,
+}
+
+impl Quota {
+    /// `total` tasks shared over every member; `stale_cap(m)` is what a member that may
+    /// not gain could keep (ignored for eligible members).
+    pub fn new(ix: &Index<'_>, total: u64, stale_cap: impl Fn(usize) -> u64) -> Self {
+        let n = ix.num_members();
+        let mut fixed = vec![false; n];
+        let mut units = n as u64;
+        let mut total = total;
+        let mut stale: Vec<(u64, usize)> = (0..n)
+            .filter(|&m| !ix.eligible[m])
+            .map(|m| (stale_cap(m), m))
+            .collect();
+        stale.sort_unstable();
+        for (cap, m) in stale {
+            // Nobody can take over what a stale member drops: it keeps all of it.
+            let keeps_all = ix.num_eligible == 0 || cap.saturating_mul(units) <= total;
+            if !keeps_all {
+                break;
+            }
+            fixed[m] = true;
+            units -= 1;
+            total = total.saturating_sub(cap);
+        }
+        let mut q = Quota {
+            total,
+            units,
+            per: 0,
+            fixed,
+        };
+        q.recompute();
+        q
+    }
+
+    fn recompute(&mut self) {
+        self.per = if self.units == 0 {
+            0
+        } else {
+            self.total.div_ceil(self.units)
+        };
+    }
+
+    /// May member `m`, holding `count`, take one more?
+    pub fn allows(&self, m: usize, count: u32) -> bool {
+        self.fixed.get(m).copied().unwrap_or(false) || u64::from(count) < self.per
+    }
+
+    /// Records that member `m` now holds `count`.
+    pub fn note(&mut self, m: usize, count: u32) {
+        if self.fixed.get(m).copied().unwrap_or(true) {
+            return;
+        }
+        if u64::from(count) == self.per && self.units > 0 {
+            self.units -= 1;
+            self.total = self.total.saturating_sub(u64::from(count));
+            self.recompute();
+        }
+    }
+}
+
+/// A process's load for ordering: `count / capacity`, compared exactly.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Load {
+    count: u64,
+    capacity: u64,
+    process: u32,
+}
+
+impl Ord for Load {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // Reversed so that BinaryHeap pops the least loaded (then the lowest id) first.
+        (u128::from(other.count) * u128::from(self.capacity))
+            .cmp(&(u128::from(self.count) * u128::from(other.capacity)))
+            .then(other.process.cmp(&self.process))
+    }
+}
+
+impl PartialOrd for Load {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// How many of `remaining` tasks each eligible member should get so that counts end as
+/// level as possible: members are raised to a common level; the few one-above-level
+/// places go first to members with the fewest tasks of the flavour being placed
+/// (`flavour[m]`, so stateless tasks spread evenly on their own too), then to members
+/// of the least-loaded processes (per-process balance). `count[m]` is the member's
+/// current count, `process_count[p]` its process's.
+pub(crate) fn fill_targets(
+    ix: &Index<'_>,
+    count: &[u32],
+    flavour: &[u32],
+    process_count: &[u32],
+    remaining: u64,
+) -> Vec<u32> {
+    let n = ix.num_members();
+    let mut need = vec![0u32; n];
+    let mut order: Vec<(u32, usize)> = (0..n)
+        .filter(|&m| ix.eligible[m])
+        .map(|m| (count[m], m))
+        .collect();
+    if order.is_empty() || remaining == 0 {
+        return need;
+    }
+    order.sort_unstable();
+    // Find the level: raise the k lowest members to the (k+1)-th count while it fits.
+    let mut prefix: u64 = 0;
+    let mut level: u64 = 0;
+    let mut raised = order.len();
+    for k in 0..order.len() {
+        prefix += u64::from(order[k].0);
+        let kk = (k + 1) as u64;
+        let next = order.get(k + 1).map(|(c, _)| u64::from(*c));
+        match next {
+            Some(next) if next.saturating_mul(kk).saturating_sub(prefix) <= remaining => {}
+            _ => {
+                level = (remaining + prefix) / kk;
+                raised = k + 1;
+                break;
+            }
+        }
+    }
+    let mut given: u64 = 0;
+    for &(c, m) in &order[..raised] {
+        let add = level.saturating_sub(u64::from(c));
+        need[m] = add as u32;
+        given += add;
+    }
+    let mut extra = remaining.saturating_sub(given);
+    if extra == 0 {
+        return need;
+    }
+    // Members now at the level can take one more: fewest of the flavour first, then
+    // spread over processes by load.
+    let mut after: Vec<u64> = process_count.iter().map(|&c| u64::from(c)).collect();
+    let mut at_level: Vec<(u32, u32)> = Vec::new();
+    for &(c, m) in &order {
+        after[ix.process_of[m] as usize] += u64::from(need[m]);
+        if u64::from(c) + u64::from(need[m]) == level {
+            at_level.push((flavour[m] + need[m], m as u32));
+        }
+    }
+    at_level.sort_unstable();
+    let mut start = 0;
+    while extra > 0 && start < at_level.len() {
+        let f = at_level[start].0;
+        let end = start + at_level[start..].partition_point(|e| e.0 == f);
+        let mut by_process: Vec<Vec<u32>> = vec![Vec::new(); ix.num_processes()];
+        for &(_, m) in &at_level[start..end] {
+            by_process[ix.process_of[m as usize] as usize].push(m);
+        }
+        let mut heap: BinaryHeap<Load> = by_process
+            .iter()
+            .enumerate()
+            .filter(|(_, ms)| !ms.is_empty())
+            .map(|(p, _)| Load {
+                count: after[p],
+                capacity: ix.process_members[p].len() as u64,
+                process: p as u32,
+            })
+            .collect();
+        let mut next_of = vec![0usize; ix.num_processes()];
+        while extra > 0 {
+            let Some(mut top) = heap.pop() else { break };
+            let p = top.process as usize;
+            if let Some(&m) = by_process[p].get(next_of[p]) {
+                need[m as usize] += 1;
+                extra -= 1;
+                next_of[p] += 1;
+                after[p] += 1;
+                top.count += 1;
+            }
+            if next_of[p] < by_process[p].len() {
+                heap.push(top);
+            }
+        }
+        start = end;
+    }
+    need
+}

@@ -1,0 +1,96 @@
+//! `highly_available`: in the manner of Kafka Streams' HighAvailabilityTaskAssignor,
+//! run by the coordinator.
+//!
+//! It starts from the sticky, balanced assignment. A stateful task that would move to
+//! a member whose process is not caught up (lag above `acceptableRecoveryLag`) stays
+//! active where it is caught up, and the intended owner gets a **warm-up** copy instead,
+//! at most `maxWarmupReplicas` in the whole group (warm-ups already in flight first).
+//! When a warm-up reports that it caught up (`warmup_caught_up`), the coordinator
+//! computes a new target and the task moves (Kafka's probing rebalance). With
+//! `maxWarmupReplicas` 0 such a task never moves to a lagging member. Standbys are
+//! spread over distinct client-tag values where the tags allow.
+
+use super::index::{Index, NONE};
+use super::lag::CaughtUp;
+use super::placement::Placement;
+use super::tags::TagPlacement;
+use super::{AssignmentConfig, GroupAssignment, GroupSpec, TaskAssignor};
+
+pub struct HighlyAvailableAssignor;
+
+impl TaskAssignor for HighlyAvailableAssignor {
+    fn name(&self) -> &'static str {
+        "highly_available"
+    }
+
+    fn assign(&self, spec: &GroupSpec, config: &AssignmentConfig) -> GroupAssignment {
+        let ix = Index::new(spec);
+        let mut placement = Placement::new(&ix, config);
+        placement.assign_actives();
+        let caught_up = CaughtUp::new(&ix, config.acceptable_recovery_lag);
+
+        // Moves to lagging members are held back; the intended owner wants a warm-up.
+        let mut wanted: Vec<(u32, u32)> = Vec::new();
+        for t in 0..ix.num_tasks {
+            if !ix.task_stateful[t as usize] {
+                continue;
+            }
+            let target = placement.active_owner[t as usize];
+            let owner = ix.prev_active[t as usize];
+            if target == NONE || target == owner {
+                continue;
+            }
+            if caught_up.is(&ix, t, ix.process_of[target as usize]) {
+                continue;
+            }
+            let keeper = if owner != NONE {
+                Some(owner)
+            } else {
+                // The owner is gone: a caught-up member elsewhere runs it meanwhile.
+                caught_up
+                    .processes(t)
+                    .flat_map(|p| ix.process_members[p as usize].iter().copied())
+                    .filter(|&m| ix.eligible[m as usize])
+                    .min_by_key(|&m| (placement.active_count[m as usize], m))
+            };
+            if let Some(keeper) = keeper {
+                placement.move_active(t, keeper);
+                wanted.push((target, t));
+            }
+        }
+
+        // Warm-ups in flight keep going; new ones in task order, within the budget.
+        let in_flight = |m: u32, t: u32| ix.prev_warmup_of[m as usize].binary_search(&t).is_ok();
+        wanted.sort_by_key(|&(m, t)| (!in_flight(m, t), t, m));
+        let mut budget = config.max_warmup_replicas as usize;
+        for (m, t) in wanted {
+            if budget == 0 {
+                break;
+            }
+            if !placement.process_holds(t, ix.process_of[m as usize] as usize) {
+                placement.give_warmup(t, m);
+                budget -= 1;
+            }
+        }
+
+        let tags = TagPlacement::new(&ix);
+        placement.assign_standbys(tags.as_ref());
+        placement.into_assignment()
+    }
+}
+
+/// True when some member's warm-up task has caught up (its process's lag is within
+/// `acceptableRecoveryLag`): the coordinator should then compute a new target
+/// assignment, in which the task moves to that member (the probing rebalance).
+pub fn warmup_caught_up(spec: &GroupSpec, config: &AssignmentConfig) -> bool {
+    let ix = Index::new(spec);
+    if ix.prev_warmup_of.iter().all(Vec::is_empty) {
+        return false;
+    }
+    let caught_up = CaughtUp::new(&ix, config.acceptable_recovery_lag);
+    ix.prev_warmup_of.iter().enumerate().any(|(m, tasks)| {
+        tasks
+            .iter()
+            .any(|&t| caught_up.is(&ix, t, ix.process_of[m]))
+    })
+}

@@ -1,0 +1,30 @@
+//! `sticky`: in the manner of Kafka's broker-side StickyTaskAssignor.
+//!
+//! Members are capacity units and balance is per member and per process. Previous
+//! active owners keep their tasks while under quota; then previous standby / warm-up
+//! holders (most caught up first); the rest fill the least-loaded members level, in
+//! contiguous runs. Standbys go to processes that do not hold the task: the previous
+//! active owner first, previous standby holders next, then level by total load.
+//! Unlike Kafka's, every tie breaks on sorted ids, so the result is reproducible, and
+//! a member's share never differs from another's by more than one task unless a
+//! stale member (SPEC 4.4) keeps fewer.
+
+use super::index::Index;
+use super::placement::Placement;
+use super::{AssignmentConfig, GroupAssignment, GroupSpec, TaskAssignor};
+
+pub struct StickyAssignor;
+
+impl TaskAssignor for StickyAssignor {
+    fn name(&self) -> &'static str {
+        "sticky"
+    }
+
+    fn assign(&self, spec: &GroupSpec, config: &AssignmentConfig) -> GroupAssignment {
+        let ix = Index::new(spec);
+        let mut placement = Placement::new(&ix, config);
+        placement.assign_actives();
+        placement.assign_standbys(None);
+        placement.into_assignment()
+    }
+}
