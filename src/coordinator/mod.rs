@@ -1,12 +1,43 @@
 //! The streams group coordinator: heartbeats, epochs, reconciliation, topology epochs,
 //! describe, records.
+//!
+//! Every state change is a record: the coordinator writes it to its log and applies it
+//! (`replay`), and `from_records` applies the same records to rebuild an identical
+//! coordinator. Soft state (the configured topology, the ownership map) is derived in
+//! `replay` from recorded state and the recorded cluster.
 
+pub mod cluster_admin;
+pub mod consumer;
+pub mod describe;
+pub mod events;
+pub mod group;
+pub mod heartbeat;
+pub mod ids;
+pub mod list_groups;
+pub mod member;
+pub mod offsets;
+pub mod reconciliation;
+pub mod records;
+pub mod replay;
+pub mod response;
+pub mod snapshot;
+pub mod static_membership;
+pub mod target_assignment;
+pub mod tasks;
+pub mod timers;
+pub mod topology_epoch;
 pub mod validation;
 
 use crate::cluster::Cluster;
 use crate::config::CoordinatorConfig;
 use crate::from_json_struct;
 use crate::protocol::{ProtocolError, StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
+use consumer::ConsumerGroup;
+use events::Event;
+use group::StreamsGroup;
+use offsets::CommittedOffset;
+use records::{Record, RecordKey, RecordValue};
+use std::collections::BTreeMap;
 
 /// Who sent a request, and when (API.md: `context`).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -31,6 +62,16 @@ pub struct Coordinator {
     pub config: CoordinatorConfig,
     pub cluster: Cluster,
     now_ms: i64,
+    pub(crate) groups: BTreeMap<String, StreamsGroup>,
+    pub(crate) consumer_groups: BTreeMap<String, ConsumerGroup>,
+    /// group id -> (topic, partition) -> committed offset.
+    pub(crate) offsets: BTreeMap<String, BTreeMap<(String, i32), CommittedOffset>>,
+    /// How many member ids the seeded generator has produced.
+    ids_generated: u64,
+    log: Vec<Record>,
+    next_offset: u64,
+    /// Events caused by a context's `nowMs` moving the clock; returned by the next `advanceTime`.
+    pending_events: Vec<Event>,
 }
 
 impl Coordinator {
@@ -40,29 +81,94 @@ impl Coordinator {
             config,
             cluster,
             now_ms: 0,
+            groups: BTreeMap::new(),
+            consumer_groups: BTreeMap::new(),
+            offsets: BTreeMap::new(),
+            ids_generated: 0,
+            log: Vec::new(),
+            next_offset: 0,
+            pending_events: Vec::new(),
         }
+    }
+
+    /// A coordinator fail-over: the cluster, the groups and the clock exactly as the
+    /// records describe them. Records must be in offset order.
+    pub fn from_records(config: CoordinatorConfig, records: Vec<Record>) -> Result<Self, String> {
+        let mut c = Coordinator::new(config);
+        let mut last: Option<u64> = None;
+        for (i, r) in records.iter().enumerate() {
+            if last.is_some_and(|l| r.offset <= l) {
+                return Err(format!(
+                    "invalid records: records[{i}].offset: {} does not follow offset {}",
+                    r.offset,
+                    last.unwrap_or_default()
+                ));
+            }
+            last = Some(r.offset);
+        }
+        for r in records {
+            c.apply(&r);
+            c.next_offset = r.offset.saturating_add(1);
+            c.log.push(r);
+        }
+        Ok(c)
     }
 
     pub fn now(&self) -> i64 {
         self.now_ms
     }
 
+    /// The record log, oldest first.
+    pub fn records(&self) -> &[Record] {
+        &self.log
+    }
+
+    /// Appends a record and applies it: the only way state changes.
+    pub(crate) fn write(&mut self, key: RecordKey, value: Option<RecordValue>) {
+        let r = Record {
+            offset: self.next_offset,
+            key,
+            value,
+        };
+        self.next_offset += 1;
+        self.apply(&r);
+        self.log.push(r);
+    }
+
+    /// Checks a context's `nowMs` (time never goes back) without changing anything.
+    pub fn check_context(&self, ctx: &RequestContext) -> Result<(), String> {
+        match ctx.now_ms {
+            Some(t) if t < self.now_ms => Err(format!(
+                "invalid context: nowMs: {t} is before the coordinator's clock ({}); time never goes back",
+                self.now_ms
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Moves the clock to a context's `nowMs`, firing due timers; their events wait
+    /// for the next `advance_time`.
+    pub(crate) fn enter(&mut self, ctx: &RequestContext) {
+        if let Some(t) = ctx.now_ms {
+            if t > self.now_ms {
+                let events = self.advance_to(t);
+                self.pending_events = events;
+            }
+        }
+    }
+
+    /// A StreamsGroupHeartbeat (SPEC.md sections 2 to 4). A `nowMs` in the past is
+    /// ignored here (the JS binding rejects it through `check_context`).
     pub fn heartbeat(
         &mut self,
         req: &StreamsGroupHeartbeatRequest,
-        _ctx: &RequestContext,
+        ctx: &RequestContext,
     ) -> StreamsGroupHeartbeatResponse {
-        if let Err(e) = validation::validate_heartbeat(req) {
-            return self.error_response(req, &e);
+        self.enter(ctx);
+        match self.streams_heartbeat(req, ctx) {
+            Ok(r) => r,
+            Err(e) => self.error_response(req, &e),
         }
-        // The group logic lands with the coordinator core.
-        self.error_response(
-            req,
-            &ProtocolError::new(
-                crate::protocol::ErrorCode::COORDINATOR_NOT_AVAILABLE,
-                "The coordinator core is not implemented yet.",
-            ),
-        )
     }
 
     fn error_response(
@@ -76,5 +182,10 @@ impl Coordinator {
         r.acceptable_recovery_lag = self.config.acceptable_recovery_lag;
         r.task_offset_interval_ms = self.config.task_offset_interval_ms;
         r
+    }
+
+    /// Read access to a streams group (tests, the simulation).
+    pub fn streams_group(&self, group_id: &str) -> Option<&StreamsGroup> {
+        self.groups.get(group_id)
     }
 }

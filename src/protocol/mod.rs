@@ -2,14 +2,18 @@
 //! Pure data: no JavaScript types here.
 
 pub mod common;
+pub mod consumer;
 pub mod describe;
 pub mod errors;
 pub mod heartbeat;
 pub mod json;
+pub mod offsets;
 pub mod status;
 
 pub use common::*;
+pub use consumer::*;
 pub use describe::*;
 pub use errors::{ErrorCode, ProtocolError};
 pub use heartbeat::*;
+pub use offsets::*;
 pub use status::StatusCode;

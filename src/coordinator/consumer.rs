@@ -1,0 +1,352 @@
+//! Enough of the consumer-group protocol (KIP-848) to hold consumer groups beside
+//! streams groups: join, heartbeat with epoch checks, leave, session timeouts, and a
+//! simple deterministic assignment of the subscribed topics' partitions. Simplified:
+//! a new assignment is handed out at once (no revocation step), which the streams side
+//! does not depend on. A consumer heartbeat to a streams group, and a streams heartbeat
+//! to a consumer group, answer GROUP_ID_NOT_FOUND.
+
+use super::records::*;
+use super::{Coordinator, RequestContext};
+use crate::cluster::{Operation, ResourceType, ANONYMOUS};
+use crate::protocol::ErrorCode::*;
+use crate::protocol::{
+    ConsumerGroupAssignment, ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse,
+    ProtocolError, TopicPartitions,
+};
+use std::collections::BTreeMap;
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ConsumerMember {
+    pub member_epoch: i32,
+    /// The epoch the member was last told (it may still heartbeat with it).
+    pub previous_member_epoch: i32,
+    pub instance_id: Option<String>,
+    pub rebalance_timeout_ms: i32,
+    pub subscribed_topic_names: Vec<String>,
+    pub assignment: Vec<TopicPartitions>,
+    pub session_deadline_ms: i64,
+}
+
+impl From<&ConsumerGroupMemberValue> for ConsumerMember {
+    fn from(v: &ConsumerGroupMemberValue) -> Self {
+        ConsumerMember {
+            member_epoch: v.member_epoch,
+            previous_member_epoch: v.previous_member_epoch,
+            instance_id: v.instance_id.clone(),
+            rebalance_timeout_ms: v.rebalance_timeout_ms,
+            subscribed_topic_names: v.subscribed_topic_names.clone(),
+            assignment: v.assignment.clone(),
+            session_deadline_ms: v.session_deadline_ms,
+        }
+    }
+}
+
+impl From<&ConsumerMember> for ConsumerGroupMemberValue {
+    fn from(m: &ConsumerMember) -> Self {
+        ConsumerGroupMemberValue {
+            member_epoch: m.member_epoch,
+            previous_member_epoch: m.previous_member_epoch,
+            instance_id: m.instance_id.clone(),
+            rebalance_timeout_ms: m.rebalance_timeout_ms,
+            subscribed_topic_names: m.subscribed_topic_names.clone(),
+            assignment: m.assignment.clone(),
+            session_deadline_ms: m.session_deadline_ms,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ConsumerGroup {
+    pub group_id: String,
+    pub epoch: i32,
+    pub members: BTreeMap<String, ConsumerMember>,
+}
+
+impl ConsumerGroup {
+    pub fn new(group_id: &str) -> Self {
+        ConsumerGroup {
+            group_id: group_id.to_owned(),
+            ..Default::default()
+        }
+    }
+
+    pub fn state(&self) -> &'static str {
+        if self.members.is_empty() {
+            "Empty"
+        } else {
+            "Stable"
+        }
+    }
+}
+
+impl Coordinator {
+    pub fn consumer_group_heartbeat(
+        &mut self,
+        req: &ConsumerGroupHeartbeatRequest,
+        ctx: &RequestContext,
+    ) -> ConsumerGroupHeartbeatResponse {
+        self.enter(ctx);
+        match self.consumer_heartbeat(req, ctx) {
+            Ok(r) => r,
+            Err(e) => {
+                let mut r =
+                    ConsumerGroupHeartbeatResponse::error(&e, &req.member_id, req.member_epoch);
+                r.heartbeat_interval_ms = self.config.heartbeat_interval_ms;
+                r
+            }
+        }
+    }
+
+    fn write_consumer_member(&mut self, gid: &str, mid: &str, m: &ConsumerMember) {
+        self.write(
+            RecordKey::ConsumerGroupMember {
+                group_id: gid.to_owned(),
+                member_id: mid.to_owned(),
+            },
+            Some(RecordValue::ConsumerGroupMember(m.into())),
+        );
+    }
+
+    pub(crate) fn remove_consumer_member(&mut self, gid: &str, mid: &str) {
+        self.write(
+            RecordKey::ConsumerGroupMember {
+                group_id: gid.to_owned(),
+                member_id: mid.to_owned(),
+            },
+            None,
+        );
+        self.reassign_consumer_group(gid);
+    }
+
+    /// Bumps the epoch and spreads each subscribed topic's partitions over its
+    /// subscribers (sorted by member id, partition p to subscriber p mod n).
+    fn reassign_consumer_group(&mut self, gid: &str) {
+        let Some(g) = self.consumer_groups.get(gid) else {
+            return;
+        };
+        let epoch = g.epoch.saturating_add(1);
+        let mut next: BTreeMap<String, BTreeMap<String, Vec<i32>>> = g
+            .members
+            .keys()
+            .map(|k| (k.clone(), BTreeMap::new()))
+            .collect();
+        let mut subscribers: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+        for (id, m) in &g.members {
+            for t in &m.subscribed_topic_names {
+                subscribers.entry(t.as_str()).or_default().push(id.as_str());
+            }
+        }
+        for (topic, subs) in &subscribers {
+            let Some(meta) = self.cluster.topic(topic) else {
+                continue;
+            };
+            for p in 0..meta.num_partitions.max(0) {
+                let who = subs[(p as usize) % subs.len()];
+                if let Some(a) = next.get_mut(who) {
+                    a.entry((*topic).to_owned()).or_default().push(p);
+                }
+            }
+        }
+        let updates: Vec<(String, ConsumerMember)> = g
+            .members
+            .iter()
+            .map(|(id, m)| {
+                let mut n = m.clone();
+                n.member_epoch = epoch;
+                n.assignment = next
+                    .remove(id)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|(topic, partitions)| TopicPartitions { topic, partitions })
+                    .collect();
+                (id.clone(), n)
+            })
+            .collect();
+        self.write(
+            RecordKey::ConsumerGroupMetadata {
+                group_id: gid.to_owned(),
+            },
+            Some(RecordValue::ConsumerGroupMetadata(
+                ConsumerGroupMetadataValue { epoch },
+            )),
+        );
+        for (id, m) in updates {
+            self.write_consumer_member(gid, &id, &m);
+        }
+    }
+
+    fn consumer_heartbeat(
+        &mut self,
+        req: &ConsumerGroupHeartbeatRequest,
+        ctx: &RequestContext,
+    ) -> Result<ConsumerGroupHeartbeatResponse, ProtocolError> {
+        let principal = ctx.principal.as_deref().unwrap_or(ANONYMOUS);
+        if !self.cluster.authorize(
+            principal,
+            ResourceType::Group,
+            &req.group_id,
+            Operation::Read,
+        ) {
+            return Err(ProtocolError::new(
+                GROUP_AUTHORIZATION_FAILED,
+                format!("Not authorized to read group {}.", req.group_id),
+            ));
+        }
+        if req.group_id.trim().is_empty() {
+            return Err(ProtocolError::invalid_request("GroupId can't be empty."));
+        }
+        if req.member_epoch < -2 {
+            return Err(ProtocolError::invalid_request(format!(
+                "MemberEpoch is {}, but must be greater than or equal to -2.",
+                req.member_epoch
+            )));
+        }
+        let joining = req.member_epoch == 0;
+        if !joining && req.member_id.trim().is_empty() {
+            return Err(ProtocolError::invalid_request("MemberId can't be empty."));
+        }
+        if joining {
+            if req.rebalance_timeout_ms <= 0 {
+                return Err(ProtocolError::invalid_request(
+                    "RebalanceTimeoutMs must be provided in first request.",
+                ));
+            }
+            if req.subscribed_topic_names.is_none() {
+                return Err(ProtocolError::invalid_request(
+                    "SubscribedTopicNames must be set in first request.",
+                ));
+            }
+        }
+        let gid = req.group_id.as_str();
+        if self.groups.contains_key(gid) {
+            return Err(ProtocolError::new(
+                GROUP_ID_NOT_FOUND,
+                format!("Group {gid} is not a consumer group."),
+            ));
+        }
+        let group = self.consumer_groups.get(gid);
+        if group.is_none() && !joining {
+            return Err(ProtocolError::new(
+                GROUP_ID_NOT_FOUND,
+                format!("Consumer group {gid} not found."),
+            ));
+        }
+        let existing = group.and_then(|g| g.members.get(&req.member_id)).cloned();
+        if req.member_epoch < 0 {
+            if existing.is_none() {
+                return Err(ProtocolError::new(
+                    UNKNOWN_MEMBER_ID,
+                    format!(
+                        "Member {} is not a member of consumer group {gid}.",
+                        req.member_id
+                    ),
+                ));
+            }
+            self.remove_consumer_member(gid, &req.member_id);
+            return Ok(ConsumerGroupHeartbeatResponse {
+                member_id: Some(req.member_id.clone()),
+                member_epoch: req.member_epoch,
+                heartbeat_interval_ms: self.config.heartbeat_interval_ms,
+                ..Default::default()
+            });
+        }
+        let now = self.now_ms;
+        let session = now.saturating_add(i64::from(self.config.session_timeout_ms));
+        let (member_id, mut member, reassign) = match existing {
+            Some(m) => {
+                if !joining
+                    && req.member_epoch != m.member_epoch
+                    && req.member_epoch != m.previous_member_epoch
+                {
+                    let err = ProtocolError::new(
+                        FENCED_MEMBER_EPOCH,
+                        format!(
+                            "The consumer group member has member epoch {} but the coordinator knows {}.",
+                            req.member_epoch, m.member_epoch
+                        ),
+                    );
+                    self.remove_consumer_member(gid, &req.member_id);
+                    return Err(err);
+                }
+                let mut n = m.clone();
+                if let Some(s) = &req.subscribed_topic_names {
+                    n.subscribed_topic_names = s.clone();
+                }
+                if req.rebalance_timeout_ms > 0 {
+                    n.rebalance_timeout_ms = req.rebalance_timeout_ms;
+                }
+                let reassign = n.subscribed_topic_names != m.subscribed_topic_names;
+                (req.member_id.clone(), n, reassign)
+            }
+            None if !joining => {
+                return Err(ProtocolError::new(
+                    UNKNOWN_MEMBER_ID,
+                    format!(
+                        "Member {} is not a member of consumer group {gid}.",
+                        req.member_id
+                    ),
+                ))
+            }
+            None => {
+                if let (Some(max), Some(g)) = (self.config.group_max_size, group) {
+                    if g.members.len() >= max as usize {
+                        return Err(ProtocolError::new(
+                            GROUP_MAX_SIZE_REACHED,
+                            format!("The consumer group {gid} has reached its maximum size of {max} members."),
+                        ));
+                    }
+                }
+                let id = if req.member_id.is_empty() {
+                    let n = self.ids_generated;
+                    self.write(
+                        RecordKey::MemberIdGenerator {},
+                        Some(RecordValue::MemberIdGenerator(MemberIdGeneratorValue {
+                            generated: (n + 1) as i64,
+                        })),
+                    );
+                    super::ids::member_id(self.config.seed, n)
+                } else {
+                    req.member_id.clone()
+                };
+                let m = ConsumerMember {
+                    instance_id: req.instance_id.clone(),
+                    rebalance_timeout_ms: req.rebalance_timeout_ms,
+                    subscribed_topic_names: req.subscribed_topic_names.clone().unwrap_or_default(),
+                    ..Default::default()
+                };
+                (id, m, true)
+            }
+        };
+        member.session_deadline_ms = session;
+        self.write_consumer_member(gid, &member_id, &member);
+        if reassign {
+            self.reassign_consumer_group(gid);
+        }
+        let Some(m) = self
+            .consumer_groups
+            .get(gid)
+            .and_then(|g| g.members.get(&member_id))
+            .cloned()
+        else {
+            return Err(ProtocolError::new(
+                UNKNOWN_MEMBER_ID,
+                "The member was removed.",
+            ));
+        };
+        let send = joining || req.member_epoch != m.member_epoch;
+        if m.previous_member_epoch != m.member_epoch {
+            let mut n = m.clone();
+            n.previous_member_epoch = m.member_epoch;
+            self.write_consumer_member(gid, &member_id, &n);
+        }
+        Ok(ConsumerGroupHeartbeatResponse {
+            member_id: Some(member_id),
+            member_epoch: m.member_epoch,
+            heartbeat_interval_ms: self.config.heartbeat_interval_ms,
+            assignment: send.then(|| ConsumerGroupAssignment {
+                topic_partitions: m.assignment.clone(),
+            }),
+            ..Default::default()
+        })
+    }
+}

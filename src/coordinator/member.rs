@@ -1,0 +1,131 @@
+//! A streams group member: its metadata (the member metadata record), its current
+//! assignment (the current assignment record), what Kafka keeps in memory only (task
+//! offsets, what it last reported and was last sent; recorded here) and its timers.
+
+use super::tasks::TasksTuple;
+use crate::protocol::{Endpoint, KeyValue, Status};
+use crate::task::TaskId;
+use std::collections::BTreeMap;
+
+/// Reconciliation state (Kafka's `MemberState`; numbers as in its record).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub enum MemberState {
+    /// Reconciled to its epoch.
+    #[default]
+    Stable,
+    /// Waiting for the member to confirm revocations.
+    UnrevokedTasks,
+    /// At the target epoch, but some target tasks are still held by others.
+    UnreleasedTasks,
+}
+
+impl MemberState {
+    pub fn code(self) -> i8 {
+        match self {
+            MemberState::Stable => 1,
+            MemberState::UnrevokedTasks => 2,
+            MemberState::UnreleasedTasks => 3,
+        }
+    }
+
+    pub fn from_code(c: i8) -> Option<Self> {
+        match c {
+            1 => Some(MemberState::Stable),
+            2 => Some(MemberState::UnrevokedTasks),
+            3 => Some(MemberState::UnreleasedTasks),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            MemberState::Stable => "Stable",
+            MemberState::UnrevokedTasks => "UnrevokedTasks",
+            MemberState::UnreleasedTasks => "UnreleasedTasks",
+        }
+    }
+}
+
+/// StreamsGroupMemberMetadataValue.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct MemberMetadata {
+    pub instance_id: Option<String>,
+    pub rack_id: Option<String>,
+    pub client_id: String,
+    pub client_host: String,
+    pub rebalance_timeout_ms: i32,
+    pub topology_epoch: i32,
+    pub process_id: String,
+    pub user_endpoint: Option<Endpoint>,
+    pub client_tags: Vec<KeyValue>,
+}
+
+impl MemberMetadata {
+    /// The fields whose change rebalances a static member (Kafka: a static restart
+    /// with the same placement is not a membership change).
+    pub fn placement_differs(&self, other: &MemberMetadata) -> bool {
+        self.topology_epoch != other.topology_epoch
+            || self.rack_id != other.rack_id
+            || self.client_tags != other.client_tags
+            || self.process_id != other.process_id
+    }
+}
+
+/// StreamsGroupCurrentMemberAssignmentValue.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CurrentAssignment {
+    pub member_epoch: i32,
+    pub previous_member_epoch: i32,
+    pub state: MemberState,
+    /// What the member was given (kept + added); pending revocations are not in it.
+    pub assigned: TasksTuple,
+    pub pending_revocation: TasksTuple,
+}
+
+/// What Kafka keeps in memory only; recorded here so a rebuilt coordinator answers
+/// exactly as the original would.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct MemberRuntime {
+    pub task_offsets: BTreeMap<TaskId, i64>,
+    pub task_end_offsets: BTreeMap<TaskId, i64>,
+    /// The owned tasks the member last reported (null lists mean "unchanged").
+    pub reported: TasksTuple,
+    /// The status list last sent (None before the first response).
+    pub last_status: Option<Vec<Status>>,
+    /// Hash of the `partitionsByUserEndpoint` last sent (None before the first).
+    pub endpoints_sent_hash: Option<u64>,
+}
+
+/// Session and rebalance timeouts on the coordinator's clock.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct MemberTimers {
+    pub session_deadline_ms: i64,
+    /// Armed while the member must revoke: (deadline, the member epoch it was armed at).
+    pub rebalance_deadline: Option<(i64, i32)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct StreamsMember {
+    pub member_id: String,
+    pub meta: MemberMetadata,
+    pub current: CurrentAssignment,
+    pub runtime: MemberRuntime,
+    pub timers: MemberTimers,
+    /// Soft state: the group's endpoint-information version this member was last
+    /// checked against (not recorded; after a rebuild the hash decides).
+    pub endpoints_seen_version: Option<u64>,
+}
+
+impl StreamsMember {
+    pub fn new(member_id: &str) -> Self {
+        StreamsMember {
+            member_id: member_id.to_owned(),
+            ..Default::default()
+        }
+    }
+
+    /// Reconciled to `epoch` with nothing in flight.
+    pub fn is_reconciled_to(&self, epoch: i32) -> bool {
+        self.current.state == MemberState::Stable && self.current.member_epoch == epoch
+    }
+}

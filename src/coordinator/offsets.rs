@@ -1,0 +1,175 @@
+//! OffsetCommit / OffsetFetch for streams and consumer groups, with member-epoch
+//! checks (KIP-848 style): a member may commit or fetch only with its current epoch,
+//! else STALE_MEMBER_EPOCH; an unknown member is UNKNOWN_MEMBER_ID. Epoch -1 is an
+//! admin request, allowed only while the group has no members.
+
+use super::records::*;
+use super::Coordinator;
+use crate::protocol::ErrorCode::{self, *};
+use crate::protocol::*;
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CommittedOffset {
+    pub offset: i64,
+    pub metadata: Option<String>,
+    pub commit_timestamp_ms: i64,
+}
+
+impl Coordinator {
+    /// The member epoch check shared by commit and fetch; `None` when allowed.
+    fn offset_member_check(
+        &self,
+        group_id: &str,
+        member_id: &str,
+        epoch: i32,
+    ) -> Option<(ErrorCode, String)> {
+        let (known_epoch, has_members) = if let Some(g) = self.groups.get(group_id) {
+            (
+                g.members.get(member_id).map(|m| m.current.member_epoch),
+                !g.members.is_empty(),
+            )
+        } else if let Some(g) = self.consumer_groups.get(group_id) {
+            (
+                g.members.get(member_id).map(|m| m.member_epoch),
+                !g.members.is_empty(),
+            )
+        } else {
+            return Some((GROUP_ID_NOT_FOUND, format!("Group {group_id} not found.")));
+        };
+        if epoch < 0 && member_id.is_empty() {
+            return has_members.then(|| {
+                (
+                    UNKNOWN_MEMBER_ID,
+                    format!("Group {group_id} has members; a commit without a member needs an empty group."),
+                )
+            });
+        }
+        match known_epoch {
+            None => Some((
+                UNKNOWN_MEMBER_ID,
+                format!("Member {member_id} is not a member of group {group_id}."),
+            )),
+            Some(e) if e != epoch => Some((
+                STALE_MEMBER_EPOCH,
+                format!("The member epoch {epoch} does not match the member's current epoch {e}."),
+            )),
+            Some(_) => None,
+        }
+    }
+
+    pub fn offset_commit(&mut self, req: &OffsetCommitRequest) -> OffsetCommitResponse {
+        let check = self.offset_member_check(
+            &req.group_id,
+            &req.member_id,
+            req.generation_id_or_member_epoch,
+        );
+        let mut topics = Vec::new();
+        for t in &req.topics {
+            let mut partitions = Vec::new();
+            for p in &t.partitions {
+                let (code, message) = match &check {
+                    Some((c, m)) => (*c, Some(m.clone())),
+                    None => {
+                        let now = self.now_ms;
+                        self.write(
+                            RecordKey::OffsetCommit {
+                                group_id: req.group_id.clone(),
+                                topic: t.name.clone(),
+                                partition: p.partition_index,
+                            },
+                            Some(RecordValue::OffsetCommit(OffsetCommitValue {
+                                offset: p.committed_offset,
+                                metadata: p.committed_metadata.clone(),
+                                commit_timestamp_ms: now,
+                            })),
+                        );
+                        (NONE, None)
+                    }
+                };
+                partitions.push(OffsetCommitResponsePartition {
+                    partition_index: p.partition_index,
+                    error_code: code.code(),
+                    error_message: message,
+                });
+            }
+            topics.push(OffsetCommitResponseTopic {
+                name: t.name.clone(),
+                partitions,
+            });
+        }
+        OffsetCommitResponse {
+            throttle_time_ms: 0,
+            topics,
+        }
+    }
+
+    pub fn offset_fetch(&self, req: &OffsetFetchRequest) -> OffsetFetchResponse {
+        let check = if req.member_epoch < 0 && req.member_id.as_deref().unwrap_or("").is_empty() {
+            if self.groups.contains_key(&req.group_id)
+                || self.consumer_groups.contains_key(&req.group_id)
+            {
+                None
+            } else {
+                Some((
+                    GROUP_ID_NOT_FOUND,
+                    format!("Group {} not found.", req.group_id),
+                ))
+            }
+        } else {
+            self.offset_member_check(
+                &req.group_id,
+                req.member_id.as_deref().unwrap_or(""),
+                req.member_epoch,
+            )
+        };
+        if let Some((code, message)) = check {
+            return OffsetFetchResponse {
+                error_code: code.code(),
+                error_message: Some(message),
+                ..Default::default()
+            };
+        }
+        let committed = self.offsets.get(&req.group_id);
+        let entry = |topic: &str, p: i32| {
+            let c = committed.and_then(|m| m.get(&(topic.to_owned(), p)));
+            OffsetFetchResponsePartition {
+                partition_index: p,
+                committed_offset: c.map(|c| c.offset).unwrap_or(-1),
+                metadata: c.and_then(|c| c.metadata.clone()),
+                error_code: 0,
+            }
+        };
+        let topics = match &req.topics {
+            Some(ts) => ts
+                .iter()
+                .map(|t| OffsetFetchResponseTopic {
+                    name: t.name.clone(),
+                    partitions: t
+                        .partition_indexes
+                        .iter()
+                        .map(|p| entry(&t.name, *p))
+                        .collect(),
+                })
+                .collect(),
+            None => {
+                let mut out: Vec<OffsetFetchResponseTopic> = Vec::new();
+                for (topic, p) in committed.into_iter().flat_map(|m| m.keys()) {
+                    if out.last().is_none_or(|t| t.name != *topic) {
+                        out.push(OffsetFetchResponseTopic {
+                            name: topic.clone(),
+                            partitions: Vec::new(),
+                        });
+                    }
+                    if let Some(t) = out.last_mut() {
+                        t.partitions.push(entry(topic, *p));
+                    }
+                }
+                out
+            }
+        };
+        OffsetFetchResponse {
+            topics,
+            ..Default::default()
+        }
+    }
+}

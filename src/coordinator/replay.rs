@@ -1,0 +1,550 @@
+//! Applying a record to the coordinator's state: used for every write and for
+//! `from_records`, so a rebuilt coordinator holds exactly the original's state.
+//! Soft state (configured topology, ownership map, static-member index) follows here.
+
+use super::consumer::{ConsumerGroup, ConsumerMember};
+use super::group::StreamsGroup;
+use super::member::{
+    CurrentAssignment, MemberMetadata, MemberRuntime, MemberState, MemberTimers, StreamsMember,
+};
+use super::offsets::CommittedOffset;
+use super::records::*;
+use super::tasks::TasksTuple;
+use super::Coordinator;
+use crate::cluster::{Acl, Cluster, Operation, ResourceType, TopicMetadata};
+use crate::protocol::{TaskIds, TaskOffset, Topology};
+use crate::task::TaskId;
+use crate::topology::creation::{InternalTopicCreation, PendingCreation};
+use crate::topology::ConfiguredInternalTopic;
+use std::collections::BTreeMap;
+
+/// FNV-1a, 64 bit: a stable hash in every runtime.
+pub fn fnv64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in bytes {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// Configures the group's topology against the cluster (soft state).
+pub(crate) fn reconfigure(g: &mut StreamsGroup, cluster: &Cluster) {
+    match &g.topology {
+        Some(t) => {
+            let c = crate::topology::configure(t, cluster);
+            g.configured_hash = fnv64(format!("{c:?}").as_bytes());
+            g.configured = Some(c);
+        }
+        None => {
+            g.configured = None;
+            g.configured_hash = 0;
+        }
+    }
+    g.endpoints_version += 1;
+}
+
+fn offsets_map(list: &[TaskOffset]) -> BTreeMap<TaskId, i64> {
+    list.iter()
+        .map(|o| (TaskId::new(o.subtopology_id.clone(), o.partition), o.offset))
+        .collect()
+}
+
+pub(crate) fn offsets_list(map: &BTreeMap<TaskId, i64>) -> Vec<TaskOffset> {
+    map.iter()
+        .map(|(t, o)| TaskOffset {
+            subtopology_id: t.subtopology.clone(),
+            partition: t.partition,
+            offset: *o,
+        })
+        .collect()
+}
+
+impl From<&MemberMetadataValue> for MemberMetadata {
+    fn from(v: &MemberMetadataValue) -> Self {
+        MemberMetadata {
+            instance_id: v.instance_id.clone(),
+            rack_id: v.rack_id.clone(),
+            client_id: v.client_id.clone(),
+            client_host: v.client_host.clone(),
+            rebalance_timeout_ms: v.rebalance_timeout_ms,
+            topology_epoch: v.topology_epoch,
+            process_id: v.process_id.clone(),
+            user_endpoint: v.user_endpoint.clone(),
+            client_tags: v.client_tags.clone(),
+        }
+    }
+}
+
+impl From<&MemberMetadata> for MemberMetadataValue {
+    fn from(m: &MemberMetadata) -> Self {
+        MemberMetadataValue {
+            instance_id: m.instance_id.clone(),
+            rack_id: m.rack_id.clone(),
+            client_id: m.client_id.clone(),
+            client_host: m.client_host.clone(),
+            rebalance_timeout_ms: m.rebalance_timeout_ms,
+            topology_epoch: m.topology_epoch,
+            process_id: m.process_id.clone(),
+            user_endpoint: m.user_endpoint.clone(),
+            client_tags: m.client_tags.clone(),
+        }
+    }
+}
+
+impl From<&CurrentAssignment> for CurrentMemberAssignmentValue {
+    fn from(c: &CurrentAssignment) -> Self {
+        let (a, s, w) = c.assigned.to_wire();
+        let (pa, ps, pw) = c.pending_revocation.to_wire();
+        CurrentMemberAssignmentValue {
+            member_epoch: c.member_epoch,
+            previous_member_epoch: c.previous_member_epoch,
+            state: c.state.code(),
+            active_tasks: a,
+            standby_tasks: s,
+            warmup_tasks: w,
+            active_tasks_pending_revocation: pa,
+            standby_tasks_pending_revocation: ps,
+            warmup_tasks_pending_revocation: pw,
+        }
+    }
+}
+
+impl From<&CurrentMemberAssignmentValue> for CurrentAssignment {
+    fn from(v: &CurrentMemberAssignmentValue) -> Self {
+        CurrentAssignment {
+            member_epoch: v.member_epoch,
+            previous_member_epoch: v.previous_member_epoch,
+            state: MemberState::from_code(v.state).unwrap_or_default(),
+            assigned: TasksTuple::from_wire(&v.active_tasks, &v.standby_tasks, &v.warmup_tasks),
+            pending_revocation: TasksTuple::from_wire(
+                &v.active_tasks_pending_revocation,
+                &v.standby_tasks_pending_revocation,
+                &v.warmup_tasks_pending_revocation,
+            ),
+        }
+    }
+}
+
+pub(crate) fn target_value(t: &TasksTuple) -> TargetAssignmentMemberValue {
+    let (a, s, w) = t.to_wire();
+    TargetAssignmentMemberValue {
+        active_tasks: a,
+        standby_tasks: s,
+        warmup_tasks: w,
+    }
+}
+
+impl From<&MemberRuntime> for MemberRuntimeValue {
+    fn from(r: &MemberRuntime) -> Self {
+        let (a, s, w) = r.reported.to_wire();
+        MemberRuntimeValue {
+            task_offsets: offsets_list(&r.task_offsets),
+            task_end_offsets: offsets_list(&r.task_end_offsets),
+            reported_active_tasks: a,
+            reported_standby_tasks: s,
+            reported_warmup_tasks: w,
+            last_status: r.last_status.clone(),
+            endpoints_sent_hash: r.endpoints_sent_hash.map(|h| h as i64),
+        }
+    }
+}
+
+impl From<&MemberTimers> for MemberTimersValue {
+    fn from(t: &MemberTimers) -> Self {
+        MemberTimersValue {
+            session_deadline_ms: t.session_deadline_ms,
+            rebalance_deadline_ms: t.rebalance_deadline.map(|d| d.0),
+            rebalance_deadline_epoch: t.rebalance_deadline.map(|d| d.1).unwrap_or(0),
+        }
+    }
+}
+
+fn internal_topic(t: &TopicInfo) -> ConfiguredInternalTopic {
+    ConfiguredInternalTopic {
+        name: t.name.clone(),
+        partitions: t.partitions,
+        replication_factor: t.replication_factor,
+        topic_configs: t.topic_configs.clone(),
+    }
+}
+
+use crate::protocol::TopicInfo;
+
+pub(crate) fn creation_value(c: &InternalTopicCreation) -> TopicCreationValue {
+    TopicCreationValue {
+        in_flight: c.in_flight.as_ref().map(|p| PendingCreationValue {
+            topics: p
+                .topics
+                .iter()
+                .map(|t| TopicInfo {
+                    name: t.name.clone(),
+                    partitions: t.partitions,
+                    replication_factor: t.replication_factor,
+                    topic_configs: t.topic_configs.clone(),
+                })
+                .collect(),
+            completes_at_ms: p.completes_at_ms,
+        }),
+        last_failure: c.last_failure.clone(),
+        attempts: c.attempts,
+        next_attempt_at_ms: c.next_attempt_at_ms,
+    }
+}
+
+fn creation_from(v: &TopicCreationValue) -> InternalTopicCreation {
+    InternalTopicCreation {
+        in_flight: v.in_flight.as_ref().map(|p| PendingCreation {
+            topics: p.topics.iter().map(internal_topic).collect(),
+            completes_at_ms: p.completes_at_ms,
+        }),
+        last_failure: v.last_failure.clone(),
+        attempts: v.attempts,
+        next_attempt_at_ms: v.next_attempt_at_ms,
+    }
+}
+
+pub(crate) fn acl_value(a: &Acl) -> AclValue {
+    AclValue {
+        principal: a.principal.clone(),
+        resource_type: a.resource_type.name().to_owned(),
+        resource_name: a.resource_name.clone(),
+        operation: a.operation.name().to_owned(),
+    }
+}
+
+fn wire(ids: &[TaskIds]) -> crate::task::TaskSet {
+    crate::task::TaskSet::from_task_ids(ids)
+}
+
+impl Coordinator {
+    fn streams_group_mut(&mut self, group_id: &str) -> &mut StreamsGroup {
+        self.groups
+            .entry(group_id.to_owned())
+            .or_insert_with(|| StreamsGroup::new(group_id))
+    }
+
+    fn streams_member_mut(&mut self, group_id: &str, member_id: &str) -> &mut StreamsMember {
+        self.streams_group_mut(group_id)
+            .members
+            .entry(member_id.to_owned())
+            .or_insert_with(|| StreamsMember::new(member_id))
+    }
+
+    /// Reconfigures every group after the cluster's topics changed.
+    fn cluster_changed(&mut self) {
+        let cluster = &self.cluster;
+        for g in self.groups.values_mut() {
+            if g.topology.is_some() {
+                reconfigure(g, cluster);
+            }
+        }
+    }
+
+    pub(crate) fn apply(&mut self, r: &Record) {
+        match (&r.key, &r.value) {
+            (RecordKey::GroupMetadata { group_id }, Some(RecordValue::GroupMetadata(v))) => {
+                let g = self.streams_group_mut(group_id);
+                g.group_epoch = v.epoch;
+                g.metadata_hash = v.metadata_hash as u64;
+                g.shutdown_requester = v.shutdown_requester.clone();
+            }
+            (RecordKey::GroupMetadata { group_id }, None) => {
+                self.groups.remove(group_id);
+            }
+            (RecordKey::Topology { group_id }, v) => {
+                let cluster = &self.cluster;
+                let g = self
+                    .groups
+                    .entry(group_id.clone())
+                    .or_insert_with(|| StreamsGroup::new(group_id));
+                g.topology = match v {
+                    Some(RecordValue::Topology(t)) => Some(Topology {
+                        epoch: t.topology_epoch,
+                        subtopologies: t.subtopologies.clone(),
+                    }),
+                    _ => None,
+                };
+                reconfigure(g, cluster);
+            }
+            (
+                RecordKey::MemberMetadata {
+                    group_id,
+                    member_id,
+                },
+                Some(RecordValue::MemberMetadata(v)),
+            ) => {
+                let meta = MemberMetadata::from(v);
+                let m = self.streams_member_mut(group_id, member_id);
+                let old_instance = m.meta.instance_id.clone();
+                m.meta = meta;
+                let new_instance = m.meta.instance_id.clone();
+                let g = self.streams_group_mut(group_id);
+                if let Some(i) = old_instance {
+                    if g.static_members.get(&i) == Some(member_id) {
+                        g.static_members.remove(&i);
+                    }
+                }
+                if let Some(i) = new_instance {
+                    g.static_members.insert(i, member_id.clone());
+                }
+                g.endpoints_version += 1;
+            }
+            (
+                RecordKey::MemberMetadata {
+                    group_id,
+                    member_id,
+                },
+                None,
+            ) => {
+                if let Some(g) = self.groups.get_mut(group_id) {
+                    if let Some(m) = g.members.remove(member_id) {
+                        let held = m.current.assigned.union(&m.current.pending_revocation);
+                        g.release(member_id, &held);
+                        if let Some(i) = &m.meta.instance_id {
+                            if g.static_members.get(i) == Some(member_id) {
+                                g.static_members.remove(i);
+                            }
+                        }
+                    }
+                    g.endpoints_version += 1;
+                }
+            }
+            (RecordKey::TargetAssignmentMetadata { group_id }, v) => {
+                let g = self.streams_group_mut(group_id);
+                g.assignment_epoch = match v {
+                    Some(RecordValue::TargetAssignmentMetadata(t)) => t.assignment_epoch,
+                    _ => 0,
+                };
+            }
+            (
+                RecordKey::TargetAssignmentMember {
+                    group_id,
+                    member_id,
+                },
+                v,
+            ) => {
+                let g = self.streams_group_mut(group_id);
+                match v {
+                    Some(RecordValue::TargetAssignmentMember(t)) => {
+                        g.target.insert(
+                            member_id.clone(),
+                            TasksTuple {
+                                active: wire(&t.active_tasks),
+                                standby: wire(&t.standby_tasks),
+                                warmup: wire(&t.warmup_tasks),
+                            },
+                        );
+                    }
+                    _ => {
+                        g.target.remove(member_id);
+                    }
+                }
+            }
+            (
+                RecordKey::CurrentMemberAssignment {
+                    group_id,
+                    member_id,
+                },
+                v,
+            ) => {
+                let next = match v {
+                    Some(RecordValue::CurrentMemberAssignment(c)) => {
+                        Some(CurrentAssignment::from(c))
+                    }
+                    _ => None,
+                };
+                if next.is_none()
+                    && !self
+                        .groups
+                        .get(group_id)
+                        .is_some_and(|g| g.members.contains_key(member_id))
+                {
+                    return;
+                }
+                let next = next.unwrap_or_default();
+                let held_new = next.assigned.union(&next.pending_revocation);
+                let m = self.streams_member_mut(group_id, member_id);
+                let held_old = m.current.assigned.union(&m.current.pending_revocation);
+                m.current = next;
+                let g = self.streams_group_mut(group_id);
+                g.release(member_id, &held_old);
+                g.hold(member_id, &held_new);
+                g.endpoints_version += 1;
+            }
+            (
+                RecordKey::MemberRuntime {
+                    group_id,
+                    member_id,
+                },
+                v,
+            ) => {
+                let runtime = match v {
+                    Some(RecordValue::MemberRuntime(r)) => MemberRuntime {
+                        task_offsets: offsets_map(&r.task_offsets),
+                        task_end_offsets: offsets_map(&r.task_end_offsets),
+                        reported: TasksTuple::from_wire(
+                            &r.reported_active_tasks,
+                            &r.reported_standby_tasks,
+                            &r.reported_warmup_tasks,
+                        ),
+                        last_status: r.last_status.clone(),
+                        endpoints_sent_hash: r.endpoints_sent_hash.map(|h| h as u64),
+                    },
+                    _ => {
+                        if let Some(m) = self
+                            .groups
+                            .get_mut(group_id)
+                            .and_then(|g| g.members.get_mut(member_id))
+                        {
+                            m.runtime = MemberRuntime::default();
+                        }
+                        return;
+                    }
+                };
+                self.streams_member_mut(group_id, member_id).runtime = runtime;
+            }
+            (
+                RecordKey::MemberTimers {
+                    group_id,
+                    member_id,
+                },
+                v,
+            ) => {
+                let timers = match v {
+                    Some(RecordValue::MemberTimers(t)) => MemberTimers {
+                        session_deadline_ms: t.session_deadline_ms,
+                        rebalance_deadline: t
+                            .rebalance_deadline_ms
+                            .map(|d| (d, t.rebalance_deadline_epoch)),
+                    },
+                    _ => {
+                        if let Some(m) = self
+                            .groups
+                            .get_mut(group_id)
+                            .and_then(|g| g.members.get_mut(member_id))
+                        {
+                            m.timers = MemberTimers::default();
+                        }
+                        return;
+                    }
+                };
+                self.streams_member_mut(group_id, member_id).timers = timers;
+            }
+            (RecordKey::TopicCreation { group_id }, v) => {
+                let c = match v {
+                    Some(RecordValue::TopicCreation(c)) => creation_from(c),
+                    _ => InternalTopicCreation::default(),
+                };
+                self.streams_group_mut(group_id).creation = c;
+            }
+            (RecordKey::ConsumerGroupMetadata { group_id }, v) => match v {
+                Some(RecordValue::ConsumerGroupMetadata(m)) => {
+                    self.consumer_groups
+                        .entry(group_id.clone())
+                        .or_insert_with(|| ConsumerGroup::new(group_id))
+                        .epoch = m.epoch;
+                }
+                _ => {
+                    self.consumer_groups.remove(group_id);
+                }
+            },
+            (
+                RecordKey::ConsumerGroupMember {
+                    group_id,
+                    member_id,
+                },
+                v,
+            ) => {
+                let g = self
+                    .consumer_groups
+                    .entry(group_id.clone())
+                    .or_insert_with(|| ConsumerGroup::new(group_id));
+                match v {
+                    Some(RecordValue::ConsumerGroupMember(m)) => {
+                        g.members.insert(member_id.clone(), ConsumerMember::from(m));
+                    }
+                    _ => {
+                        g.members.remove(member_id);
+                    }
+                }
+            }
+            (
+                RecordKey::OffsetCommit {
+                    group_id,
+                    topic,
+                    partition,
+                },
+                v,
+            ) => match v {
+                Some(RecordValue::OffsetCommit(o)) => {
+                    self.offsets.entry(group_id.clone()).or_default().insert(
+                        (topic.clone(), *partition),
+                        CommittedOffset {
+                            offset: o.offset,
+                            metadata: o.metadata.clone(),
+                            commit_timestamp_ms: o.commit_timestamp_ms,
+                        },
+                    );
+                }
+                _ => {
+                    if let Some(m) = self.offsets.get_mut(group_id) {
+                        m.remove(&(topic.clone(), *partition));
+                        if m.is_empty() {
+                            self.offsets.remove(group_id);
+                        }
+                    }
+                }
+            },
+            (RecordKey::Topic { name }, v) => {
+                match v {
+                    Some(RecordValue::Topic(t)) => {
+                        self.cluster.topics.insert(
+                            name.clone(),
+                            TopicMetadata {
+                                name: name.clone(),
+                                num_partitions: t.num_partitions,
+                                replication_factor: t.replication_factor,
+                                configs: t
+                                    .configs
+                                    .iter()
+                                    .map(|kv| (kv.key.clone(), kv.value.clone()))
+                                    .collect(),
+                            },
+                        );
+                    }
+                    _ => {
+                        self.cluster.topics.remove(name);
+                    }
+                }
+                self.cluster_changed();
+            }
+            (RecordKey::Acls {}, v) => {
+                self.cluster.acls = match v {
+                    Some(RecordValue::Acls(a)) => a
+                        .acls
+                        .iter()
+                        .filter_map(|a| {
+                            Some(Acl {
+                                principal: a.principal.clone(),
+                                resource_type: ResourceType::parse(&a.resource_type)?,
+                                resource_name: a.resource_name.clone(),
+                                operation: Operation::parse(&a.operation)?,
+                            })
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+            }
+            (RecordKey::Clock {}, Some(RecordValue::Clock(c))) => {
+                self.now_ms = self.now_ms.max(c.now_ms);
+            }
+            (RecordKey::MemberIdGenerator {}, Some(RecordValue::MemberIdGenerator(g))) => {
+                self.ids_generated = g.generated as u64;
+            }
+            // Values that do not belong to their key never decode; tombstones of
+            // singleton records change nothing.
+            _ => {}
+        }
+    }
+}

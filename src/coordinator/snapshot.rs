@@ -1,0 +1,266 @@
+//! `snapshot()`: plain JSON of everything the playground draws.
+
+use super::group::StreamsGroup;
+use super::member::StreamsMember;
+use super::tasks::TasksTuple;
+use super::Coordinator;
+use crate::protocol::{Endpoint, KeyValue, Status, TaskIds, TopicPartitions, Topology};
+use serde::Serialize;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TasksSnapshot {
+    pub active_tasks: Vec<TaskIds>,
+    pub standby_tasks: Vec<TaskIds>,
+    pub warmup_tasks: Vec<TaskIds>,
+}
+
+impl From<&TasksTuple> for TasksSnapshot {
+    fn from(t: &TasksTuple) -> Self {
+        let (a, s, w) = t.to_wire();
+        TasksSnapshot {
+            active_tasks: a,
+            standby_tasks: s,
+            warmup_tasks: w,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MemberSnapshot {
+    pub member_id: String,
+    pub instance_id: Option<String>,
+    pub process_id: String,
+    pub rack_id: Option<String>,
+    pub client_tags: Vec<KeyValue>,
+    pub user_endpoint: Option<Endpoint>,
+    pub topology_epoch: i32,
+    /// Behind the group's topology epoch: gets no new tasks (SPEC 4.4).
+    pub stale: bool,
+    pub member_epoch: i32,
+    pub previous_member_epoch: i32,
+    pub member_state: &'static str,
+    pub assignment: TasksSnapshot,
+    pub pending_revocation: TasksSnapshot,
+    pub target_assignment: TasksSnapshot,
+    pub last_status: Option<Vec<Status>>,
+    pub session_deadline_ms: i64,
+    pub rebalance_deadline_ms: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SubtopologySnapshot {
+    pub subtopology_id: String,
+    pub num_tasks: u32,
+    pub stateful: bool,
+    pub source_topics: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConfiguredSnapshot {
+    pub ready: bool,
+    /// The status (1-4) that keeps the group NotReady, or the STREAMS_INVALID_TOPOLOGY error.
+    pub status: Option<Status>,
+    pub error: Option<String>,
+    pub subtopologies: Vec<SubtopologySnapshot>,
+    pub internal_topics_to_create: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CreationSnapshot {
+    pub in_flight: Option<Vec<String>>,
+    pub completes_at_ms: Option<i64>,
+    pub attempts: u32,
+    pub next_attempt_at_ms: i64,
+    pub last_failure: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupSnapshot {
+    pub group_id: String,
+    pub group_type: &'static str,
+    pub group_state: &'static str,
+    pub group_epoch: i32,
+    pub assignment_epoch: i32,
+    pub topology_epoch: Option<i32>,
+    pub topology: Option<Topology>,
+    pub configured_topology: Option<ConfiguredSnapshot>,
+    pub shutdown_requested_by: Option<String>,
+    pub internal_topic_creation: Option<CreationSnapshot>,
+    pub members: Vec<MemberSnapshot>,
+    pub consumer_members: Vec<ConsumerMemberSnapshot>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ConsumerMemberSnapshot {
+    pub member_id: String,
+    pub member_epoch: i32,
+    pub subscribed_topic_names: Vec<String>,
+    pub assignment: Vec<TopicPartitions>,
+    pub session_deadline_ms: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TopicSnapshot {
+    pub name: String,
+    pub num_partitions: i32,
+    pub replication_factor: i16,
+    pub configs: std::collections::BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Snapshot {
+    pub now_ms: i64,
+    pub assignor: String,
+    pub groups: Vec<GroupSnapshot>,
+    pub topics: Vec<TopicSnapshot>,
+    pub acls: Vec<super::records::AclValue>,
+    pub record_count: usize,
+}
+
+fn member_snapshot(g: &StreamsGroup, m: &StreamsMember) -> MemberSnapshot {
+    let empty = TasksTuple::default();
+    MemberSnapshot {
+        member_id: m.member_id.clone(),
+        instance_id: m.meta.instance_id.clone(),
+        process_id: m.meta.process_id.clone(),
+        rack_id: m.meta.rack_id.clone(),
+        client_tags: m.meta.client_tags.clone(),
+        user_endpoint: m.meta.user_endpoint.clone(),
+        topology_epoch: m.meta.topology_epoch,
+        stale: g.is_stale(m),
+        member_epoch: m.current.member_epoch,
+        previous_member_epoch: m.current.previous_member_epoch,
+        member_state: m.current.state.name(),
+        assignment: (&m.current.assigned).into(),
+        pending_revocation: (&m.current.pending_revocation).into(),
+        target_assignment: g.target.get(&m.member_id).unwrap_or(&empty).into(),
+        last_status: m.runtime.last_status.clone(),
+        session_deadline_ms: m.timers.session_deadline_ms,
+        rebalance_deadline_ms: m.timers.rebalance_deadline.map(|d| d.0),
+    }
+}
+
+fn group_snapshot(g: &StreamsGroup) -> GroupSnapshot {
+    let configured = g.configured.as_ref().map(|c| match c {
+        Ok(c) => ConfiguredSnapshot {
+            ready: c.is_ready(),
+            status: c.status.as_ref().map(|s| Status {
+                status_code: s.code.code(),
+                status_detail: s.detail.clone(),
+            }),
+            error: None,
+            subtopologies: c
+                .subtopologies
+                .iter()
+                .map(|s| SubtopologySnapshot {
+                    subtopology_id: s.id.clone(),
+                    num_tasks: s.num_tasks,
+                    stateful: s.stateful,
+                    source_topics: s.source_topics.clone(),
+                })
+                .collect(),
+            internal_topics_to_create: c
+                .internal_topics_to_create
+                .iter()
+                .map(|t| t.name.clone())
+                .collect(),
+        },
+        Err(e) => ConfiguredSnapshot {
+            ready: false,
+            status: None,
+            error: Some(e.to_string()),
+            subtopologies: Vec::new(),
+            internal_topics_to_create: Vec::new(),
+        },
+    });
+    let c = &g.creation;
+    let creation = (c.in_flight.is_some() || c.attempts > 0).then(|| CreationSnapshot {
+        in_flight: c
+            .in_flight
+            .as_ref()
+            .map(|p| p.topics.iter().map(|t| t.name.clone()).collect()),
+        completes_at_ms: c.in_flight.as_ref().map(|p| p.completes_at_ms),
+        attempts: c.attempts,
+        next_attempt_at_ms: c.next_attempt_at_ms,
+        last_failure: c.last_failure.clone(),
+    });
+    GroupSnapshot {
+        group_id: g.group_id.clone(),
+        group_type: "streams",
+        group_state: g.state().name(),
+        group_epoch: g.group_epoch,
+        assignment_epoch: g.assignment_epoch,
+        topology_epoch: g.topology_epoch(),
+        topology: g.topology.clone(),
+        configured_topology: configured,
+        shutdown_requested_by: g.shutdown_requester.clone(),
+        internal_topic_creation: creation,
+        members: g.members.values().map(|m| member_snapshot(g, m)).collect(),
+        consumer_members: Vec::new(),
+    }
+}
+
+impl Coordinator {
+    pub fn snapshot(&self) -> Snapshot {
+        let mut groups: Vec<GroupSnapshot> = self.groups.values().map(group_snapshot).collect();
+        groups.extend(self.consumer_groups.values().map(|g| {
+            GroupSnapshot {
+                group_id: g.group_id.clone(),
+                group_type: "consumer",
+                group_state: g.state(),
+                group_epoch: g.epoch,
+                assignment_epoch: g.epoch,
+                topology_epoch: None,
+                topology: None,
+                configured_topology: None,
+                shutdown_requested_by: None,
+                internal_topic_creation: None,
+                members: Vec::new(),
+                consumer_members: g
+                    .members
+                    .iter()
+                    .map(|(id, m)| ConsumerMemberSnapshot {
+                        member_id: id.clone(),
+                        member_epoch: m.member_epoch,
+                        subscribed_topic_names: m.subscribed_topic_names.clone(),
+                        assignment: m.assignment.clone(),
+                        session_deadline_ms: m.session_deadline_ms,
+                    })
+                    .collect(),
+            }
+        }));
+        groups.sort_by(|a, b| a.group_id.cmp(&b.group_id));
+        Snapshot {
+            now_ms: self.now_ms,
+            assignor: self.config.assignor.clone(),
+            groups,
+            topics: self
+                .cluster
+                .topics
+                .values()
+                .map(|t| TopicSnapshot {
+                    name: t.name.clone(),
+                    num_partitions: t.num_partitions,
+                    replication_factor: t.replication_factor,
+                    configs: t.configs.clone(),
+                })
+                .collect(),
+            acls: self
+                .cluster
+                .acls
+                .iter()
+                .map(super::replay::acl_value)
+                .collect(),
+            record_count: self.log.len(),
+        }
+    }
+}

@@ -1,0 +1,249 @@
+//! The coordinator's clock: session timeouts, rebalance timeouts and internal topic
+//! creation fire in time order as `advance_time` moves it (ties: group id, then the
+//! kind, then member id). Time only moves forward.
+
+use super::events::{self, Event};
+use super::member::MemberState;
+use super::records::*;
+use super::replay::creation_value;
+use super::Coordinator;
+use crate::topology::creation::CreationEvent;
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Timer {
+    Creation(String),
+    Session(String, String),
+    Rebalance(String, String),
+    ConsumerSession(String, String),
+}
+
+impl Coordinator {
+    /// Moves the clock forward by `ms`, returning the events it caused (and those a
+    /// context's `nowMs` caused since the last call).
+    pub fn advance_time(&mut self, ms: i64) -> Result<Vec<Event>, String> {
+        if ms < 0 {
+            return Err(format!(
+                "invalid advanceTime: ms: {ms} is negative; time never goes back"
+            ));
+        }
+        let to = self.now_ms.checked_add(ms).ok_or_else(|| {
+            format!("invalid advanceTime: ms: {ms} moves the clock past the largest int64")
+        })?;
+        Ok(self.advance_to(to))
+    }
+
+    /// Moves the clock to `to_ms` (not before now).
+    pub fn advance_to_time(&mut self, to_ms: i64) -> Result<Vec<Event>, String> {
+        if to_ms < self.now_ms {
+            return Err(format!(
+                "invalid time: {to_ms} is before the coordinator's clock ({}); time never goes back",
+                self.now_ms
+            ));
+        }
+        Ok(self.advance_to(to_ms))
+    }
+
+    pub(crate) fn advance_to(&mut self, to: i64) -> Vec<Event> {
+        let mut out = std::mem::take(&mut self.pending_events);
+        while let Some((at, timer)) = self.next_timer() {
+            if at > to {
+                break;
+            }
+            self.set_clock(at);
+            out.extend(self.fire(timer));
+        }
+        self.set_clock(to);
+        out
+    }
+
+    fn set_clock(&mut self, t: i64) {
+        if t > self.now_ms {
+            self.write(
+                RecordKey::Clock {},
+                Some(RecordValue::Clock(ClockValue { now_ms: t })),
+            );
+        }
+    }
+
+    fn next_timer(&self) -> Option<(i64, Timer)> {
+        let mut best: Option<(i64, Timer)> = None;
+        let mut offer = |at: i64, t: Timer| {
+            if best.as_ref().is_none_or(|(b, bt)| (at, &t) < (*b, bt)) {
+                best = Some((at, t));
+            }
+        };
+        for (gid, g) in &self.groups {
+            if let Some(at) = g.creation.next_deadline() {
+                offer(at, Timer::Creation(gid.clone()));
+            }
+            for (mid, m) in &g.members {
+                offer(
+                    m.timers.session_deadline_ms,
+                    Timer::Session(gid.clone(), mid.clone()),
+                );
+                if let Some((at, _)) = m.timers.rebalance_deadline {
+                    offer(at, Timer::Rebalance(gid.clone(), mid.clone()));
+                }
+            }
+        }
+        for (gid, g) in &self.consumer_groups {
+            for (mid, m) in &g.members {
+                offer(
+                    m.session_deadline_ms,
+                    Timer::ConsumerSession(gid.clone(), mid.clone()),
+                );
+            }
+        }
+        best
+    }
+
+    fn fire(&mut self, timer: Timer) -> Vec<Event> {
+        let now = self.now_ms;
+        match timer {
+            Timer::Session(gid, mid) => {
+                let timeout = self.config.session_timeout_ms;
+                self.remove_member(&gid, &mid);
+                vec![Event {
+                    at_ms: now,
+                    kind: events::SESSION_TIMEOUT.into(),
+                    group_id: gid,
+                    detail: format!(
+                        "Member {mid} sent no heartbeat within the session timeout of {timeout} ms and was removed from the group."
+                    ),
+                    member_id: Some(mid),
+                }]
+            }
+            Timer::Rebalance(gid, mid) => {
+                let Some(m) = self.groups.get(&gid).and_then(|g| g.members.get(&mid)) else {
+                    return Vec::new();
+                };
+                let armed_epoch = m.timers.rebalance_deadline.map(|d| d.1);
+                if m.current.state == MemberState::UnrevokedTasks
+                    && armed_epoch == Some(m.current.member_epoch)
+                {
+                    let timeout = m.meta.rebalance_timeout_ms;
+                    self.remove_member(&gid, &mid);
+                    vec![Event {
+                        at_ms: now,
+                        kind: events::REBALANCE_TIMEOUT.into(),
+                        group_id: gid,
+                        detail: format!(
+                            "Member {mid} did not revoke its tasks within its rebalance timeout of {timeout} ms and was removed from the group."
+                        ),
+                        member_id: Some(mid),
+                    }]
+                } else {
+                    let mut timers = m.timers.clone();
+                    timers.rebalance_deadline = None;
+                    self.write(
+                        RecordKey::MemberTimers {
+                            group_id: gid,
+                            member_id: mid,
+                        },
+                        Some(RecordValue::MemberTimers((&timers).into())),
+                    );
+                    Vec::new()
+                }
+            }
+            Timer::ConsumerSession(gid, mid) => {
+                let timeout = self.config.session_timeout_ms;
+                self.remove_consumer_member(&gid, &mid);
+                vec![Event {
+                    at_ms: now,
+                    kind: events::SESSION_TIMEOUT.into(),
+                    group_id: gid,
+                    detail: format!(
+                        "Consumer member {mid} sent no heartbeat within the session timeout of {timeout} ms and was removed from the group."
+                    ),
+                    member_id: Some(mid),
+                }]
+            }
+            Timer::Creation(gid) => self.run_creation(&gid),
+        }
+    }
+
+    /// Completes the group's internal topic creation if it is due now.
+    pub(crate) fn complete_due_creations(&mut self, group_id: &str) {
+        let due = self
+            .groups
+            .get(group_id)
+            .and_then(|g| g.creation.next_deadline())
+            .is_some_and(|t| t <= self.now_ms);
+        if due {
+            let ev = self.run_creation(group_id);
+            self.pending_events.extend(ev);
+        }
+    }
+
+    fn run_creation(&mut self, group_id: &str) -> Vec<Event> {
+        let now = self.now_ms;
+        let settings = self.creation_settings();
+        let Some(g) = self.groups.get(group_id) else {
+            return Vec::new();
+        };
+        let mut creation = g.creation.clone();
+        let before = self.cluster.topics.clone();
+        let happened = creation.advance(now, &mut self.cluster, &settings);
+        let after = std::mem::replace(&mut self.cluster.topics, before.clone());
+        // Record what the creation did to the cluster, so a rebuild sees it too.
+        for (name, t) in &after {
+            if before.get(name) != Some(t) {
+                self.write(
+                    RecordKey::Topic { name: name.clone() },
+                    Some(RecordValue::Topic(TopicValue {
+                        num_partitions: t.num_partitions,
+                        replication_factor: t.replication_factor,
+                        configs: t
+                            .configs
+                            .iter()
+                            .map(|(k, v)| crate::protocol::KeyValue {
+                                key: k.clone(),
+                                value: v.clone(),
+                            })
+                            .collect(),
+                    })),
+                );
+            }
+        }
+        for name in before.keys() {
+            if !after.contains_key(name) {
+                self.write(RecordKey::Topic { name: name.clone() }, None);
+            }
+        }
+        self.write(
+            RecordKey::TopicCreation {
+                group_id: group_id.to_owned(),
+            },
+            Some(RecordValue::TopicCreation(creation_value(&creation))),
+        );
+        happened
+            .into_iter()
+            .map(|e| match e {
+                CreationEvent::Created { topics } => Event {
+                    at_ms: now,
+                    kind: events::INTERNAL_TOPICS_CREATED.into(),
+                    group_id: group_id.to_owned(),
+                    member_id: None,
+                    detail: format!("Created internal topics {}.", topics.join(", ")),
+                },
+                CreationEvent::Failed { topics, reason } => Event {
+                    at_ms: now,
+                    kind: events::INTERNAL_TOPICS_CREATION_FAILED.into(),
+                    group_id: group_id.to_owned(),
+                    member_id: None,
+                    detail: format!(
+                        "Creating internal topics {} failed: {reason}",
+                        topics.join(", ")
+                    ),
+                },
+                CreationEvent::ConfigMismatch { topic, detail } => Event {
+                    at_ms: now,
+                    kind: events::INTERNAL_TOPIC_CONFIG_MISMATCH.into(),
+                    group_id: group_id.to_owned(),
+                    member_id: None,
+                    detail: format!("Internal topic {topic}: {detail}"),
+                },
+            })
+            .collect()
+    }
+}

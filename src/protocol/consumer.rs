@@ -1,0 +1,72 @@
+//! ConsumerGroupHeartbeat (API key 68), the part the coordinator models so consumer
+//! groups can live beside streams groups. Topic partitions are named by topic name
+//! (the simulated cluster has no topic ids).
+
+use crate::from_json_struct;
+use crate::protocol::common::TopicPartitions;
+use crate::protocol::errors::ProtocolError;
+use serde::Serialize;
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct ConsumerGroupHeartbeatRequest {
+    pub group_id: String,
+    pub member_id: String,
+    pub member_epoch: i32,
+    pub instance_id: Option<String>,
+    pub rack_id: Option<String>,
+    pub rebalance_timeout_ms: i32,
+    pub subscribed_topic_names: Option<Vec<String>>,
+    pub server_assignor: Option<String>,
+    pub topic_partitions: Option<Vec<TopicPartitions>>,
+}
+
+from_json_struct!(
+    ConsumerGroupHeartbeatRequest,
+    "a ConsumerGroupHeartbeatRequest object",
+    "ConsumerGroupHeartbeatRequest objects",
+    |f| {
+        f.ignore(&["subscribedTopicRegex", "classicMemberMetadata"]);
+        Ok(ConsumerGroupHeartbeatRequest {
+            group_id: f.required("groupId")?,
+            member_id: f.required("memberId")?,
+            member_epoch: f.required("memberEpoch")?,
+            instance_id: f.or("instanceId", None)?,
+            rack_id: f.or("rackId", None)?,
+            rebalance_timeout_ms: f.or("rebalanceTimeoutMs", -1)?,
+            subscribed_topic_names: f.or("subscribedTopicNames", None)?,
+            server_assignor: f.or("serverAssignor", None)?,
+            topic_partitions: f.or("topicPartitions", None)?,
+        })
+    }
+);
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct ConsumerGroupAssignment {
+    pub topic_partitions: Vec<TopicPartitions>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct ConsumerGroupHeartbeatResponse {
+    pub throttle_time_ms: i32,
+    pub error_code: i16,
+    pub error_message: Option<String>,
+    pub member_id: Option<String>,
+    pub member_epoch: i32,
+    pub heartbeat_interval_ms: i32,
+    pub assignment: Option<ConsumerGroupAssignment>,
+}
+
+impl ConsumerGroupHeartbeatResponse {
+    pub fn error(e: &ProtocolError, member_id: &str, member_epoch: i32) -> Self {
+        ConsumerGroupHeartbeatResponse {
+            error_code: e.code.code(),
+            error_message: Some(e.message.clone()),
+            member_id: Some(member_id.to_owned()),
+            member_epoch,
+            ..Default::default()
+        }
+    }
+}

@@ -1,0 +1,318 @@
+//! The `Coordinator` class of API.md: each method decodes its input (field-path errors
+//! thrown as JS `Error`s, nothing changed), calls the core, encodes its output.
+
+use super::convert::{context, input, output, required, JsResult};
+use crate::cluster::{Acl, Operation, ResourceType};
+use crate::coordinator::records::Record;
+use crate::coordinator::{Coordinator as Core, RequestContext};
+use crate::from_json_struct;
+use crate::protocol::json::{decode, mismatch, DecodeError, FromJson, Path};
+use crate::protocol::{ListGroupsRequest, StreamsGroupHeartbeatRequest};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use wasm_bindgen::prelude::*;
+
+fn err(e: String) -> JsError {
+    JsError::new(&e)
+}
+
+fn decoded<T: FromJson>(v: &Value, what: &str) -> Result<T, JsError> {
+    decode(v, what).map_err(err)
+}
+
+/// One topic of `createTopics`.
+struct NewTopic {
+    name: String,
+    num_partitions: i32,
+    replication_factor: i16,
+    configs: BTreeMap<String, String>,
+}
+
+/// Topic configs: `{ key: value }` or `[{ key | name, value }]`.
+struct Configs(BTreeMap<String, String>);
+
+impl FromJson for Configs {
+    const EXPECTED: &'static str = "an object of strings or an array of {key, value}";
+    const PLURAL: &'static str = "config objects";
+    fn from_json(v: &Value, path: &Path<'_>) -> Result<Self, DecodeError> {
+        let mut out = BTreeMap::new();
+        match v {
+            Value::Null => {}
+            Value::Object(m) => {
+                for (k, x) in m {
+                    out.insert(k.clone(), String::from_json(x, &path.key(k))?);
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    let p = path.index(i);
+                    let key = item
+                        .get("key")
+                        .or_else(|| item.get("name"))
+                        .ok_or_else(|| mismatch(item, &p, "a {key, value} object"))?;
+                    let value = item
+                        .get("value")
+                        .ok_or_else(|| mismatch(item, &p, "a {key, value} object"))?;
+                    out.insert(
+                        String::from_json(key, &p.key("key"))?,
+                        String::from_json(value, &p.key("value"))?,
+                    );
+                }
+            }
+            _ => return Err(mismatch(v, path, Self::EXPECTED)),
+        }
+        Ok(Configs(out))
+    }
+}
+
+from_json_struct!(
+    NewTopic,
+    "a {name, numPartitions, configs?} object",
+    "{name, numPartitions, configs?} objects",
+    |f| {
+        let configs: Configs = f.or("configs", Configs(BTreeMap::new()))?;
+        Ok(NewTopic {
+            name: f.required("name")?,
+            num_partitions: f.required("numPartitions")?,
+            replication_factor: f.or("replicationFactor", -1)?,
+            configs: configs.0,
+        })
+    }
+);
+
+struct AclInput(Acl);
+
+from_json_struct!(
+    AclInput,
+    "an ACL object {principal, resourceType, resourceName, operation}",
+    "ACL objects",
+    |f| {
+        let path = *f.path();
+        let rt: String = f.required("resourceType")?;
+        let op: String = f.required("operation")?;
+        Ok(AclInput(Acl {
+            principal: f.required("principal")?,
+            resource_type: ResourceType::parse(&rt).ok_or_else(|| {
+                DecodeError::new(
+                    &path.key("resourceType"),
+                    "expected \"group\", \"topic\" or \"cluster\"",
+                )
+            })?,
+            resource_name: f.required("resourceName")?,
+            operation: Operation::parse(&op).ok_or_else(|| {
+                DecodeError::new(
+                    &path.key("operation"),
+                    "expected \"read\", \"describe\", \"create\" or \"all\"",
+                )
+            })?,
+        }))
+    }
+);
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TopicResult {
+    name: String,
+    error_code: i16,
+    error_message: Option<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TopicListing {
+    name: String,
+    num_partitions: i32,
+    replication_factor: i16,
+    configs: BTreeMap<String, String>,
+}
+
+/// One simulated group coordinator with its own cluster and clock.
+#[wasm_bindgen]
+pub struct Coordinator {
+    inner: Core,
+}
+
+impl Coordinator {
+    fn ctx(&self, v: &JsValue) -> Result<RequestContext, JsError> {
+        let ctx = context(v)?;
+        self.inner.check_context(&ctx).map_err(err)?;
+        Ok(ctx)
+    }
+}
+
+fn config(v: &JsValue) -> Result<crate::config::CoordinatorConfig, JsError> {
+    match input(v, "config")? {
+        None => Ok(Default::default()),
+        Some(v) => decoded(&v, "config"),
+    }
+}
+
+#[wasm_bindgen]
+impl Coordinator {
+    #[wasm_bindgen(constructor)]
+    pub fn new(config_value: JsValue) -> Result<Coordinator, JsError> {
+        Ok(Coordinator {
+            inner: Core::new(config(&config_value)?),
+        })
+    }
+
+    /// A coordinator fail-over: the cluster and groups the records describe.
+    #[wasm_bindgen(js_name = fromRecords)]
+    pub fn from_records(config_value: JsValue, records: JsValue) -> Result<Coordinator, JsError> {
+        let cfg = config(&config_value)?;
+        let v = required(&records, "records")?;
+        let records: Vec<Record> = decoded(&v, "records")?;
+        Ok(Coordinator {
+            inner: Core::from_records(cfg, records).map_err(err)?,
+        })
+    }
+
+    /// StreamsGroupHeartbeatRequest in, StreamsGroupHeartbeatResponse out.
+    pub fn heartbeat(&mut self, request: JsValue, ctx: JsValue) -> JsResult {
+        let req = required(&request, "heartbeat")?;
+        let req: StreamsGroupHeartbeatRequest = decoded(&req, "heartbeat")?;
+        let ctx = self.ctx(&ctx)?;
+        output(&self.inner.heartbeat(&req, &ctx))
+    }
+
+    /// `describe(groupIds, context?)`: an array of group ids (or `{ groupIds }`).
+    pub fn describe(&mut self, group_ids: JsValue, ctx: JsValue) -> JsResult {
+        let v = required(&group_ids, "describe")?;
+        let ids: Vec<String> = match &v {
+            Value::Object(_) => {
+                let r: crate::protocol::StreamsGroupDescribeRequest = decoded(&v, "describe")?;
+                r.group_ids
+            }
+            Value::String(s) => vec![s.clone()],
+            _ => decoded(&v, "describe")?,
+        };
+        let ctx = self.ctx(&ctx)?;
+        output(&self.inner.describe(&ids, &ctx))
+    }
+
+    #[wasm_bindgen(js_name = listGroups)]
+    pub fn list_groups(&self, request: JsValue) -> JsResult {
+        let req: ListGroupsRequest = match input(&request, "listGroups")? {
+            None => Default::default(),
+            Some(v) => decoded(&v, "listGroups")?,
+        };
+        output(&self.inner.list_groups(&req))
+    }
+
+    #[wasm_bindgen(js_name = consumerGroupHeartbeat)]
+    pub fn consumer_group_heartbeat(&mut self, request: JsValue, ctx: JsValue) -> JsResult {
+        let req = required(&request, "consumerGroupHeartbeat")?;
+        let req = decoded(&req, "consumerGroupHeartbeat")?;
+        let ctx = self.ctx(&ctx)?;
+        output(&self.inner.consumer_group_heartbeat(&req, &ctx))
+    }
+
+    #[wasm_bindgen(js_name = offsetCommit)]
+    pub fn offset_commit(&mut self, request: JsValue) -> JsResult {
+        let req = required(&request, "offsetCommit")?;
+        let req = decoded(&req, "offsetCommit")?;
+        output(&self.inner.offset_commit(&req))
+    }
+
+    #[wasm_bindgen(js_name = offsetFetch)]
+    pub fn offset_fetch(&self, request: JsValue) -> JsResult {
+        let req = required(&request, "offsetFetch")?;
+        let req = decoded(&req, "offsetFetch")?;
+        output(&self.inner.offset_fetch(&req))
+    }
+
+    /// The record log, oldest first.
+    pub fn records(&self) -> JsResult {
+        output(&self.inner.records())
+    }
+
+    pub fn snapshot(&self) -> JsResult {
+        output(&self.inner.snapshot())
+    }
+
+    /// The coordinator's clock, in ms.
+    pub fn now(&self) -> f64 {
+        self.inner.now() as f64
+    }
+
+    /// Moves the clock forward; returns the events it caused.
+    #[wasm_bindgen(js_name = advanceTime)]
+    pub fn advance_time(&mut self, ms: JsValue) -> JsResult {
+        let v = required(&ms, "advanceTime")?;
+        let ms: i64 = decoded(&v, "advanceTime")?;
+        output(&self.inner.advance_time(ms).map_err(err)?)
+    }
+
+    #[wasm_bindgen(js_name = createTopics)]
+    pub fn create_topics(&mut self, topics: JsValue) -> JsResult {
+        let v = required(&topics, "createTopics")?;
+        let topics: Vec<NewTopic> = decoded(&v, "createTopics")?;
+        let out: Vec<TopicResult> = topics
+            .into_iter()
+            .map(|t| {
+                let r = self.inner.create_topic(
+                    &t.name,
+                    t.num_partitions,
+                    t.replication_factor,
+                    t.configs,
+                );
+                TopicResult {
+                    name: r.name,
+                    error_code: r.error_code.code(),
+                    error_message: r.error_message,
+                }
+            })
+            .collect();
+        output(&out)
+    }
+
+    #[wasm_bindgen(js_name = deleteTopics)]
+    pub fn delete_topics(&mut self, names: JsValue) -> JsResult {
+        let v = required(&names, "deleteTopics")?;
+        let names: Vec<String> = decoded(&v, "deleteTopics")?;
+        let out: Vec<TopicResult> = names
+            .into_iter()
+            .map(|n| {
+                let ok = self.inner.delete_topic(&n);
+                TopicResult {
+                    error_code: if ok {
+                        0
+                    } else {
+                        crate::protocol::ErrorCode::UNKNOWN_TOPIC_OR_PARTITION.code()
+                    },
+                    error_message: (!ok)
+                        .then(|| "This server does not host this topic-partition.".to_owned()),
+                    name: n,
+                }
+            })
+            .collect();
+        output(&out)
+    }
+
+    pub fn topics(&self) -> JsResult {
+        let out: Vec<TopicListing> = self
+            .inner
+            .cluster
+            .topics
+            .values()
+            .map(|t| TopicListing {
+                name: t.name.clone(),
+                num_partitions: t.num_partitions,
+                replication_factor: t.replication_factor,
+                configs: t.configs.clone(),
+            })
+            .collect();
+        output(&out)
+    }
+
+    /// Replaces the ACLs.
+    #[wasm_bindgen(js_name = setAcls)]
+    pub fn set_acls(&mut self, acls: JsValue) -> Result<(), JsError> {
+        let v = required(&acls, "setAcls")?;
+        let acls: Vec<AclInput> = decoded(&v, "setAcls")?;
+        let acls: Vec<Acl> = acls.into_iter().map(|a| a.0).collect();
+        self.inner.set_acls(&acls);
+        Ok(())
+    }
+}
