@@ -73,6 +73,16 @@ pub fn next(
     (out != *current).then_some(out)
 }
 
+/// The previous epoch moves only when the epoch does, so a member whose response
+/// carrying a new epoch was lost can still retry with the one before (KIP-848).
+fn previous(current: &CurrentAssignment, next_epoch: i32) -> i32 {
+    if next_epoch == current.member_epoch {
+        current.previous_member_epoch
+    } else {
+        current.member_epoch
+    }
+}
+
 fn compute(
     current: &CurrentAssignment,
     epoch_if_revoking: i32,
@@ -109,7 +119,7 @@ fn compute(
     if not_released(&revoke, owned) {
         CurrentAssignment {
             member_epoch: epoch_if_revoking,
-            previous_member_epoch: current.member_epoch,
+            previous_member_epoch: previous(current, epoch_if_revoking),
             state: MemberState::UnrevokedTasks,
             assigned: keep,
             pending_revocation: revoke,
@@ -122,7 +132,7 @@ fn compute(
         };
         CurrentAssignment {
             member_epoch: target_epoch,
-            previous_member_epoch: current.member_epoch,
+            previous_member_epoch: previous(current, target_epoch),
             state: if unreleased {
                 MemberState::UnreleasedTasks
             } else {
@@ -196,7 +206,7 @@ mod tests {
         let owned = tasks(&[("0", 1), ("0", 2)]);
         let n = next(&cur, 11, &target, Some(&owned), FREE).unwrap();
         assert_eq!(n.state, MemberState::UnrevokedTasks);
-        assert_eq!((n.member_epoch, n.previous_member_epoch), (10, 10));
+        assert_eq!((n.member_epoch, n.previous_member_epoch), (10, 9));
         assert_eq!(n.assigned, tasks(&[("0", 1)]));
         assert_eq!(n.pending_revocation, tasks(&[("0", 2)]));
     }

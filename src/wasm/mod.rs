@@ -5,6 +5,8 @@ pub mod convert;
 pub mod coordinator;
 pub mod simulation;
 
+pub use coordinator::Coordinator;
+
 use convert::{output, JsResult};
 use wasm_bindgen::prelude::*;
 
