@@ -7,18 +7,23 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// Moves the coordinator's clock to `to_ms`; returns the events its timers caused.
-pub fn advance_to(_c: &mut Coordinator, _to_ms: i64) -> Vec<Value> {
-    Vec::new()
+pub fn advance_to(c: &mut Coordinator, to_ms: i64) -> Vec<Value> {
+    c.advance_to_time(to_ms)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|e| serde_json::to_value(e).ok())
+        .collect()
 }
 
 /// The group as Describe shows it, if the coordinator knows it.
-pub fn describe(_c: &Coordinator, _group_id: &str) -> Option<DescribedGroup> {
-    None
+pub fn describe(c: &Coordinator, group_id: &str) -> Option<DescribedGroup> {
+    c.streams_group(group_id)
+        .map(crate::coordinator::describe::described_group)
 }
 
 /// The coordinator's own snapshot (API.md `snapshot()`).
-pub fn snapshot(_c: &Coordinator) -> Value {
-    Value::Null
+pub fn snapshot(c: &Coordinator) -> Value {
+    serde_json::to_value(c.snapshot()).unwrap_or(Value::Null)
 }
 
 /// Creates topics; returns a failure message per topic that could not be created.
@@ -26,9 +31,7 @@ pub fn create_topics(c: &mut Coordinator, topics: &[NewTopic]) -> Vec<String> {
     topics
         .iter()
         .filter_map(|t| {
-            let r = c
-                .cluster
-                .create_topic(&t.name, t.num_partitions, 0, BTreeMap::new());
+            let r = c.create_topic(&t.name, t.num_partitions, 0, BTreeMap::new());
             r.error_message.map(|m| format!("{}: {m}", t.name))
         })
         .collect()
@@ -37,7 +40,7 @@ pub fn create_topics(c: &mut Coordinator, topics: &[NewTopic]) -> Vec<String> {
 pub fn delete_topics(c: &mut Coordinator, names: &[String]) -> Vec<String> {
     names
         .iter()
-        .filter(|n| !c.cluster.delete_topic(n))
+        .filter(|n| !c.delete_topic(n))
         .map(|n| format!("{n}: no such topic"))
         .collect()
 }
