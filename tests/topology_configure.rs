@@ -84,6 +84,19 @@ fn statuses() {
             "Following topics do not have the same number of partitions: [{in-a=3, in-b=2, in-c=3}]",
         ),
         (
+            "copartition groups sharing a repartition topic are merged",
+            json!([
+                {"subtopologyId": "0", "sourceTopics": ["a"], "repartitionSinkTopics": ["r"],
+                 "repartitionSourceTopics": [{"name": "r"}],
+                 "copartitionGroups": [{"sourceTopics": [0], "repartitionSourceTopics": [0]}]},
+                {"subtopologyId": "1", "sourceTopics": ["c"], "repartitionSourceTopics": [{"name": "r"}],
+                 "copartitionGroups": [{"sourceTopics": [0], "repartitionSourceTopics": [0]}]}
+            ]),
+            vec![("a", 1), ("c", 2)],
+            StatusCode::INCONSISTENT_SOURCE_TOPICS,
+            "Following topics do not have the same number of partitions: [{a=1, c=2}]",
+        ),
+        (
             "a fixed repartition count against its copartitioned source",
             json!([
                 {"subtopologyId": "0", "sourceTopics": ["orders"], "repartitionSinkTopics": ["r"]},

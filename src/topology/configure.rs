@@ -156,7 +156,9 @@ pub fn configure(
         })
         .collect();
 
-    // 3. Copartition groups.
+    // 3. Copartition groups. Groups that share a topic (e.g. one repartition topic
+    // joined in two subtopologies) must all agree, so they are merged first.
+    let mut groups: Vec<BTreeSet<String>> = Vec::new();
     for (i, s) in subs.iter().enumerate() {
         for g in &s.copartition_groups {
             let mut group = BTreeSet::new();
@@ -184,9 +186,13 @@ pub fn configure(
                     group.insert(t.name.clone());
                 }
             }
-            if let Err(st) = copartition::enforce(&group, &external_counts, &mut rep) {
-                return Ok(not_ready(topology, st.code, st.detail));
-            }
+            merge_group(&mut groups, group);
+        }
+    }
+    groups.sort();
+    for group in &groups {
+        if let Err(st) = copartition::enforce(group, &external_counts, &mut rep) {
+            return Ok(not_ready(topology, st.code, st.detail));
         }
     }
 
@@ -294,6 +300,21 @@ pub fn configure(
         status,
         config_mismatches,
     })
+}
+
+/// Adds `group` to `groups`, merging every group it shares a topic with.
+fn merge_group(groups: &mut Vec<BTreeSet<String>>, mut group: BTreeSet<String>) {
+    if group.is_empty() {
+        return;
+    }
+    let (overlapping, rest): (Vec<_>, Vec<_>) = std::mem::take(groups)
+        .into_iter()
+        .partition(|g| !g.is_disjoint(&group));
+    for g in overlapping {
+        group.extend(g);
+    }
+    *groups = rest;
+    groups.push(group);
 }
 
 fn sorted(mut v: Vec<ConfiguredInternalTopic>) -> Vec<ConfiguredInternalTopic> {
