@@ -2,6 +2,8 @@
 //! broker-side `StickyTaskAssignorTest` (expected properties, our own code), plus the
 //! seed's rolling bounce (SPEC 4.4).
 
+#![cfg(not(target_arch = "wasm32"))]
+
 mod assign_support;
 
 use assign_support::*;

@@ -1,6 +1,7 @@
 //! The JavaScript binding: every export decodes its input, calls the core, encodes
 //! its output. No protocol logic lives here.
 
+pub mod assign;
 pub mod convert;
 pub mod coordinator;
 pub mod simulation;

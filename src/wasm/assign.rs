@@ -1,0 +1,83 @@
+//! `assign()`, `assignmentQuality()` and `warmupCaughtUp()`: the assignors stand-alone,
+//! for JS tooling and the playground (API.md, "Stand-alone assignment"). Pure.
+
+use super::convert::{input, output, required, JsResult};
+use crate::assignor::json::{assignor, decode_config, decode_spec, AssignmentJson};
+use crate::assignor::{quality::quality, GroupAssignment};
+use crate::protocol::json::decode;
+use wasm_bindgen::prelude::*;
+
+fn name_of(v: &JsValue) -> Result<String, JsError> {
+    v.as_string()
+        .ok_or_else(|| JsError::new("invalid assignorName: expected a string"))
+}
+
+fn spec_of(v: &JsValue) -> Result<crate::assignor::GroupSpec, JsError> {
+    let spec = required(v, "groupSpec")?;
+    decode_spec(&spec).map_err(|e| JsError::new(&e))
+}
+
+fn config_of(v: &JsValue) -> Result<crate::assignor::AssignmentConfig, JsError> {
+    let config = input(v, "config")?;
+    decode_config(config.as_ref()).map_err(|e| JsError::new(&e))
+}
+
+/// `assign(assignorName, groupSpec, config?)` -> `{ members: { [memberId]: { activeTasks,
+/// standbyTasks, warmupTasks } } }`.
+#[wasm_bindgen]
+pub fn assign(assignor_name: JsValue, group_spec: JsValue, config: JsValue) -> JsResult {
+    let assignor = assignor(&name_of(&assignor_name)?).map_err(|e| JsError::new(&e))?;
+    let spec = spec_of(&group_spec)?;
+    let config = config_of(&config)?;
+    output(&AssignmentJson(&assignor.assign(&spec, &config)))
+}
+
+/// `assignmentQuality(groupSpec, result)` -> the quality figures of an assignment of
+/// that group (balance, tasks moved, standby spread, warm-ups in flight, rule breaks).
+#[wasm_bindgen(js_name = assignmentQuality)]
+pub fn assignment_quality(group_spec: JsValue, result: JsValue) -> JsResult {
+    let spec = spec_of(&group_spec)?;
+    let result = required(&result, "result")?;
+    let result: GroupAssignment = decode(&result, "result").map_err(|e| JsError::new(&e))?;
+    output(&quality(&spec, &result))
+}
+
+/// `warmupCaughtUp(groupSpec, config?)` -> true when a member's warm-up task has caught
+/// up, i.e. a new target assignment would move the task to it.
+#[wasm_bindgen(js_name = warmupCaughtUp)]
+pub fn warmup_caught_up(group_spec: JsValue, config: JsValue) -> Result<bool, JsError> {
+    let spec = spec_of(&group_spec)?;
+    let config = config_of(&config)?;
+    Ok(crate::assignor::warmup_caught_up(&spec, &config))
+}
+
+/// Benchmark helper: the I/O floor of `assign()`. Holds an assignment computed once;
+/// `run(groupSpec)` decodes the spec and returns that assignment, with exactly the
+/// decoding and encoding work of `assign()` but no assignment.
+#[wasm_bindgen]
+pub struct AssignIoFloor {
+    result: GroupAssignment,
+}
+
+#[wasm_bindgen]
+impl AssignIoFloor {
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        assignor_name: JsValue,
+        group_spec: JsValue,
+        config: JsValue,
+    ) -> Result<AssignIoFloor, JsError> {
+        let assignor = assignor(&name_of(&assignor_name)?).map_err(|e| JsError::new(&e))?;
+        let spec = spec_of(&group_spec)?;
+        let config = config_of(&config)?;
+        Ok(AssignIoFloor {
+            result: assignor.assign(&spec, &config),
+        })
+    }
+
+    pub fn run(&self, group_spec: JsValue) -> JsResult {
+        let spec = spec_of(&group_spec)?;
+        std::hint::black_box(&spec);
+        output(&AssignmentJson(&self.result))
+    }
+}
