@@ -123,24 +123,42 @@ fn bad_specs_name_the_field() {
     let config_cases = [
         (
             json!({"numStandbyReplicas": -1}),
-            "invalid config: numStandbyReplicas: -1 is negative",
+            "invalid config: numStandbyReplicas: -1 is not a non-negative int32",
         ),
         (
             json!({"acceptableRecoveryLag": -5}),
-            "invalid config: acceptableRecoveryLag: -5 is negative",
+            "invalid config: acceptableRecoveryLag: -5 is below the minimum 0",
         ),
         (
             json!({"maxWarmupReplicas": "two"}),
-            "invalid config: maxWarmupReplicas: expected an int32, found a string",
+            "invalid config: maxWarmupReplicas: expected an int64, found the string \"two\"",
         ),
         (
-            json!({"assignor": "sticky"}),
-            "invalid config: assignor: unknown field",
+            json!({"colour": "blue"}),
+            "invalid config: colour: unknown field",
         ),
     ];
     for (config, expected) in config_cases {
         assert_eq!(err("sticky", spec_one(), Some(config)), expected);
     }
+    // The Coordinator's config object is accepted as it is.
+    let coordinator_config =
+        json!({"assignor": "highly_available", "sessionTimeoutMs": 30000, "numStandbyReplicas": 1});
+    assert!(assign_json(
+        "sticky",
+        &spec_one().to_string(),
+        Some(&coordinator_config.to_string())
+    )
+    .is_ok());
+    // The Coordinator's config object is accepted as it is.
+    let coordinator_config =
+        json!({"assignor": "highly_available", "sessionTimeoutMs": 30000, "numStandbyReplicas": 1});
+    assert!(assign_json(
+        "sticky",
+        &spec_one().to_string(),
+        Some(&coordinator_config.to_string())
+    )
+    .is_ok());
     assert!(assign_json("sticky", "{", None)
         .expect_err("bad JSON")
         .starts_with("invalid groupSpec: not valid JSON"));
@@ -174,7 +192,7 @@ fn fixture_cases() -> Vec<(String, &'static str, Value, Value)> {
         "subtopologies": subs,
         "members": [
             {"memberId": "m1", "processId": "p1", "clientTags": [{"key": "zone", "value": "a"}]},
-            {"memberId": "m2", "processId": "p1", "clientTags": [{"key": "zone", "value": "a"}]},
+            {"memberId": "m2", "processId": "p1", "clientTags": {"zone": "a"}},
             {"memberId": "m3", "processId": "p2", "clientTags": [{"key": "zone", "value": "b"}]},
             {"memberId": "m4", "processId": "p3", "clientTags": [{"key": "zone", "value": "c"}]}
         ]

@@ -101,7 +101,7 @@ fn bad_input_throws_an_error_naming_the_field() {
     .unwrap_err();
     assert_eq!(
         thrown(e),
-        "invalid config: numStandbyReplicas: -1 is negative"
+        "invalid config: numStandbyReplicas: -1 is not a non-negative int32"
     );
     // The module is still alive and answers the next call.
     assert!(assign(JsValue::from_str("sticky"), js(spec), JsValue::NULL).is_ok());

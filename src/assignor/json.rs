@@ -4,6 +4,7 @@
 //! and the I/O floor (`io_floor_json`: decode + encode, no assignment).
 
 use super::{by_name, AssignmentConfig, GroupAssignment, GroupSpec, MemberSpec, SubtopologySpec};
+use crate::config::CoordinatorConfig;
 use crate::from_json_struct;
 use crate::protocol::json::{decode, parse, DecodeError, FromJson, Path};
 use crate::protocol::{KeyValue, Partition, TaskIds, TaskOffset};
@@ -52,19 +53,35 @@ fn offsets(list: Vec<TaskOffset>, path: &Path<'_>) -> Result<BTreeMap<TaskId, i6
     Ok(out)
 }
 
-from_json_struct!(MemberJson, "a member object", "member objects", |f| {
-    let tags: Vec<KeyValue> = f.list("clientTags")?;
-    let mut client_tags = BTreeMap::new();
-    for (i, kv) in tags.into_iter().enumerate() {
-        if client_tags.contains_key(&kv.key) {
-            let p = f.path().key("clientTags");
-            return Err(DecodeError::new(
-                &p.index(i),
-                format!("duplicate client tag {:?}", kv.key),
-            ));
+/// Client tags as the protocol writes them (`[{key, value}]`) or as a plain object.
+fn client_tags(v: &Value, path: &Path<'_>) -> Result<BTreeMap<String, String>, DecodeError> {
+    let mut out = BTreeMap::new();
+    match v {
+        Value::Null => {}
+        Value::Object(map) => {
+            for (k, v) in map {
+                out.insert(k.clone(), String::from_json(v, &path.key(k))?);
+            }
         }
-        client_tags.insert(kv.key, kv.value);
+        _ => {
+            let list: Vec<KeyValue> = Vec::from_json(v, path)?;
+            for (i, kv) in list.into_iter().enumerate() {
+                if out.contains_key(&kv.key) {
+                    return Err(DecodeError::new(
+                        &path.index(i),
+                        format!("duplicate client tag {:?}", kv.key),
+                    ));
+                }
+                out.insert(kv.key, kv.value);
+            }
+        }
     }
+    Ok(out)
+}
+
+from_json_struct!(MemberJson, "a member object", "member objects", |f| {
+    let tags: Value = f.or("clientTags", Value::Null)?;
+    let client_tags = client_tags(&tags, &f.path().key("clientTags"))?;
     let active: Vec<TaskIds> = f.list("activeTasks")?;
     let standby: Vec<TaskIds> = f.list("standbyTasks")?;
     let warmup: Vec<TaskIds> = f.list("warmupTasks")?;
@@ -138,41 +155,6 @@ from_json_struct!(
             subtopologies,
             members,
             topology_epoch,
-        })
-    }
-);
-
-/// A non-negative int32 config value.
-struct Count(u32);
-
-impl FromJson for Count {
-    const EXPECTED: &'static str = "a non-negative int32";
-    const PLURAL: &'static str = "non-negative int32 numbers";
-    fn from_json(v: &Value, path: &Path<'_>) -> Result<Self, DecodeError> {
-        let i = i32::from_json(v, path)?;
-        u32::try_from(i)
-            .map(Count)
-            .map_err(|_| DecodeError::new(path, format!("{i} is negative")))
-    }
-}
-
-from_json_struct!(
-    AssignmentConfig,
-    "an assignment config object",
-    "assignment config objects",
-    |f| {
-        let d = AssignmentConfig::default();
-        let lag: i64 = f.or("acceptableRecoveryLag", d.acceptable_recovery_lag)?;
-        if lag < 0 {
-            return Err(DecodeError::new(
-                &f.path().key("acceptableRecoveryLag"),
-                format!("{lag} is negative"),
-            ));
-        }
-        Ok(AssignmentConfig {
-            num_standby_replicas: f.or("numStandbyReplicas", Count(d.num_standby_replicas))?.0,
-            acceptable_recovery_lag: lag,
-            max_warmup_replicas: f.or("maxWarmupReplicas", Count(d.max_warmup_replicas))?.0,
         })
     }
 );
@@ -306,10 +288,19 @@ pub fn decode_spec(v: &Value) -> Result<GroupSpec, String> {
     decode(v, "groupSpec")
 }
 
+/// The config of `assign()` is the Coordinator's (API.md): the same object works for
+/// both, and only its assignment fields matter here.
 pub fn decode_config(v: Option<&Value>) -> Result<AssignmentConfig, String> {
     match v {
         None | Some(Value::Null) => Ok(AssignmentConfig::default()),
-        Some(v) => decode(v, "config"),
+        Some(v) => {
+            let c: CoordinatorConfig = decode(v, "config")?;
+            Ok(AssignmentConfig {
+                num_standby_replicas: c.num_standby_replicas,
+                acceptable_recovery_lag: c.acceptable_recovery_lag,
+                max_warmup_replicas: c.max_warmup_replicas,
+            })
+        }
     }
 }
 
