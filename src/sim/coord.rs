@@ -31,7 +31,7 @@ pub fn create_topics(c: &mut Coordinator, topics: &[NewTopic]) -> Vec<String> {
     topics
         .iter()
         .filter_map(|t| {
-            let r = c.create_topic(&t.name, t.num_partitions, 0, BTreeMap::new());
+            let r = c.create_topic(&t.name, t.num_partitions, -1, BTreeMap::new());
             r.error_message.map(|m| format!("{}: {m}", t.name))
         })
         .collect()
