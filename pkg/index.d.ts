@@ -329,7 +329,15 @@ export interface RequestContext {
 export interface NewTopic {
   name: string;
   numPartitions: number;
+  /** -1 (the default) = the cluster's default replication factor. */
+  replicationFactor?: number;
   configs?: Record<string, string> | KeyValue[];
+}
+
+export interface NewPartitions {
+  name: string;
+  /** The new total number of partitions (never fewer than now). */
+  count: number;
 }
 
 export interface CreateTopicResult {
@@ -416,7 +424,9 @@ export declare class Coordinator {
   listGroups(request?: ListGroupsRequest | string | null): ListGroupsResponse;
   advanceTime(ms: number): CoordinatorEvent[];
   createTopics(topics: NewTopic[] | string): CreateTopicResult[];
-  deleteTopics(names: string[] | string): unknown;
+  deleteTopics(names: string[] | string): CreateTopicResult[];
+  /** Grows each topic to `count` partitions in all (Kafka's CreatePartitions). */
+  createPartitions(topics: NewPartitions[] | string): CreateTopicResult[];
   topics(): TopicDescription[];
   setAcls(acls: Acl[] | string): void;
   records(): CoordinatorRecord[];

@@ -318,3 +318,82 @@ fn regex_sources_follow_new_topics() {
         ["events-a", "events-b", "events-c"]
     );
 }
+
+#[test]
+fn partitions_added_clear_a_copartition_mismatch_and_grow_the_tasks() {
+    let mut c = Coordinator::new(CoordinatorConfig::default());
+    topic(&mut c, "orders", 4);
+    topic(&mut c, "customers", 2);
+    let t = topology(
+        json!([{"subtopologyId": "0", "sourceTopics": ["orders", "customers"],
+        "copartitionGroups": [{"sourceTopics": [0, 1]}]}]),
+    );
+    let mut m = Client::new("app", "m1", t);
+    assert_eq!(codes(&m.heartbeat(&mut c)), [2]);
+    assert!(c.create_partitions("customers", 4).is_ok());
+    until_stable(&mut c, &mut m);
+    assert_eq!(m.active_partitions(), [0, 1, 2, 3]);
+    // Growing one side breaks copartitioning again: NotReady, then both grown: 6 tasks.
+    assert!(c.create_partitions("orders", 6).is_ok());
+    assert_eq!(codes(&m.heartbeat(&mut c)), [2]);
+    assert_eq!(state(&mut c, "app"), "NotReady");
+    assert!(c.create_partitions("customers", 6).is_ok());
+    until_stable(&mut c, &mut m);
+    assert_eq!(m.active_partitions(), [0, 1, 2, 3, 4, 5]);
+    let r = c.create_partitions("customers", 5);
+    assert_eq!(
+        r.error_message.as_deref(),
+        Some("Topic currently has 6 partitions, which is higher than the requested 5.")
+    );
+}
+
+#[test]
+fn internal_topic_with_other_configs_is_an_event_only() {
+    let mut c = Coordinator::new(CoordinatorConfig::default());
+    topic(&mut c, "in", 2);
+    let configs = [("cleanup.policy".to_owned(), "delete".to_owned())]
+        .into_iter()
+        .collect();
+    assert!(c.create_topic("app-store-changelog", 2, 1, configs).is_ok());
+    let t = topology(json!([{"subtopologyId": "0", "sourceTopics": ["in"],
+        "stateChangelogTopics": [{"name": "app-store-changelog",
+          "topicConfigs": [{"key": "cleanup.policy", "value": "compact"}]}]}]));
+    let mut m = Client::new("app", "m1", t);
+    until_stable(&mut c, &mut m);
+    let ev = c.advance_time(0).unwrap();
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    assert_eq!(ev[0].kind, "internalTopicConfigMismatch");
+    assert_eq!(
+        ev[0].detail,
+        "Internal topic app-store-changelog exists with cleanup.policy=delete (the topology asks for cleanup.policy=compact)."
+    );
+    // Reported once: more heartbeats and cluster changes elsewhere bring no repeat.
+    m.heartbeat(&mut c);
+    topic(&mut c, "unrelated", 1);
+    m.heartbeat(&mut c);
+    assert!(c.advance_time(0).unwrap().is_empty());
+}
+
+#[test]
+fn rebuilt_from_records_answers_the_same() {
+    let config = CoordinatorConfig {
+        internal_topic_creation_delay_ms: 500,
+        ..Default::default()
+    };
+    let mut c = Coordinator::new(config.clone());
+    topic(&mut c, "orders", 4);
+    topic(&mut c, "customers", 4);
+    let mut m = Client::new("app", "m1", join_topology());
+    m.heartbeat(&mut c);
+    // Fail over while the creation is in flight.
+    let mut rebuilt = Coordinator::from_records(config, c.records().to_vec()).unwrap();
+    let mut m2 = m.clone();
+    for _ in 0..3 {
+        let a = c.advance_time(250).unwrap();
+        let b = rebuilt.advance_time(250).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(m.heartbeat(&mut c), m2.heartbeat(&mut rebuilt));
+    }
+    assert!(c.cluster.topic("app-store-changelog").is_some());
+    assert_eq!(c.cluster, rebuilt.cluster);
+}

@@ -63,9 +63,7 @@ impl Cluster {
         self.topics.get(name).map(|t| t.num_partitions)
     }
 
-    /// Creates one topic with Kafka's checks, in Kafka's order: name, collision,
-    /// existence, partitions, replication factor. -1 partitions or replication factor
-    /// take the cluster defaults. Nothing changes on error.
+    /// Creates one topic (see `new_topic`). Nothing changes on error.
     pub fn create_topic(
         &mut self,
         name: &str,
@@ -73,82 +71,112 @@ impl Cluster {
         replication_factor: i16,
         configs: BTreeMap<String, String>,
     ) -> TopicResult {
+        match self.new_topic(name, num_partitions, replication_factor, configs) {
+            Ok(t) => {
+                self.topics.insert(name.to_owned(), t);
+                TopicResult::ok(name)
+            }
+            Err(e) => e,
+        }
+    }
+
+    /// The topic a creation would add, checked with Kafka's rules in Kafka's order:
+    /// name, reserved name, existence, collision, partitions, replication factor.
+    /// -1 partitions or replication factor take the cluster defaults. Changes nothing,
+    /// so a coordinator can record the topic before applying it.
+    pub fn new_topic(
+        &self,
+        name: &str,
+        num_partitions: i32,
+        replication_factor: i16,
+        configs: BTreeMap<String, String>,
+    ) -> Result<TopicMetadata, TopicResult> {
+        self.check_new_topic(name, num_partitions, replication_factor)
+            .map(|(num_partitions, replication_factor)| TopicMetadata {
+                name: name.to_owned(),
+                num_partitions,
+                replication_factor,
+                configs,
+            })
+    }
+
+    fn check_new_topic(
+        &self,
+        name: &str,
+        num_partitions: i32,
+        replication_factor: i16,
+    ) -> Result<(i32, i16), TopicResult> {
         if let Err(msg) = crate::topology::names::validate_topic_name(name) {
-            return TopicResult::error(name, ErrorCode::INVALID_TOPIC_EXCEPTION, msg);
+            return Err(TopicResult::error(
+                name,
+                ErrorCode::INVALID_TOPIC_EXCEPTION,
+                msg,
+            ));
         }
         if crate::topology::names::RESERVED_TOPICS.contains(&name) {
-            return TopicResult::error(
+            return Err(TopicResult::error(
                 name,
                 ErrorCode::INVALID_REQUEST,
                 format!("Creation of internal topic {name} is prohibited."),
-            );
+            ));
         }
         if self.topics.contains_key(name) {
-            return TopicResult::error(
+            return Err(TopicResult::error(
                 name,
                 ErrorCode::TOPIC_ALREADY_EXISTS,
                 format!("Topic '{name}' already exists."),
-            );
+            ));
         }
         // Kafka: '.' and '_' collide in metric names, so such pairs are refused.
         if let Some(other) = self.colliding_topic(name) {
-            return TopicResult::error(
+            return Err(TopicResult::error(
                 name,
                 ErrorCode::INVALID_TOPIC_EXCEPTION,
                 format!("Topic '{name}' collides with existing topic: {other}"),
-            );
+            ));
         }
         let partitions = match num_partitions {
             -1 => DEFAULT_NUM_PARTITIONS,
             n if n <= 0 => {
-                return TopicResult::error(
+                return Err(TopicResult::error(
                     name,
                     ErrorCode::INVALID_PARTITIONS,
                     "Number of partitions was set to an invalid non-positive value.",
-                )
+                ))
             }
             n if n > MAX_PARTITIONS => {
-                return TopicResult::error(
+                return Err(TopicResult::error(
                     name,
                     ErrorCode::INVALID_PARTITIONS,
                     format!(
                         "Number of partitions {n} is above this simulated cluster's limit of {MAX_PARTITIONS}."
                     ),
-                )
+                ))
             }
             n => n,
         };
         let rf = match replication_factor {
             -1 => self.default_replication_factor,
             r if r <= 0 => {
-                return TopicResult::error(
+                return Err(TopicResult::error(
                     name,
                     ErrorCode::INVALID_REPLICATION_FACTOR,
                     "Replication factor must be larger than 0, or -1 to use the default value.",
-                )
+                ))
             }
             r => r,
         };
         if rf > self.num_brokers() {
-            return TopicResult::error(
+            return Err(TopicResult::error(
                 name,
                 ErrorCode::INVALID_REPLICATION_FACTOR,
                 format!(
                     "Unable to replicate the partition {rf} time(s): The target replication factor of {rf} cannot be reached because only {} broker(s) are registered.",
                     self.num_brokers()
                 ),
-            );
+            ));
         }
-        self.topics.insert(
-            name.to_owned(),
-            TopicMetadata {
-                name: name.to_owned(),
-                num_partitions: partitions,
-                replication_factor: rf,
-                configs,
-            },
-        );
-        TopicResult::ok(name)
+        Ok((partitions, rf))
     }
 
     fn colliding_topic(&self, name: &str) -> Option<&str> {

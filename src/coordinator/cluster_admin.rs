@@ -6,7 +6,7 @@ use super::records::*;
 use super::replay::acl_value;
 use super::Coordinator;
 use crate::cluster::{Acl, CreateTopicResult, TopicMetadata};
-use crate::protocol::{ErrorCode, KeyValue};
+use crate::protocol::KeyValue;
 use std::collections::BTreeMap;
 
 fn topic_value(t: &TopicMetadata) -> TopicValue {
@@ -26,7 +26,7 @@ fn topic_value(t: &TopicMetadata) -> TopicValue {
 
 impl Coordinator {
     /// Creates one topic with the cluster's rules (Kafka's errors and messages).
-    /// `replication_factor` <= 0 takes the cluster default.
+    /// -1 partitions or replication factor take the cluster defaults.
     pub fn create_topic(
         &mut self,
         name: &str,
@@ -34,13 +34,34 @@ impl Coordinator {
         replication_factor: i16,
         configs: BTreeMap<String, String>,
     ) -> CreateTopicResult {
-        // Validate against a scratch copy so the record is the only change.
+        // Checked without changing the cluster, so the record is the only change.
+        match self
+            .cluster
+            .new_topic(name, num_partitions, replication_factor, configs)
+        {
+            Ok(t) => {
+                let v = topic_value(&t);
+                self.write(
+                    RecordKey::Topic {
+                        name: name.to_owned(),
+                    },
+                    Some(RecordValue::Topic(v)),
+                );
+                CreateTopicResult::ok(name)
+            }
+            Err(e) => e,
+        }
+    }
+
+    /// Grows a topic to `count` partitions in all (Kafka's CreatePartitions; never
+    /// shrinks). Groups reading it see the new count on their next heartbeat.
+    pub fn create_partitions(&mut self, name: &str, count: i32) -> CreateTopicResult {
         let mut scratch = crate::cluster::Cluster::new(self.cluster.default_replication_factor);
         if let Some(t) = self.cluster.topic(name) {
             scratch.topics.insert(name.to_owned(), t.clone());
         }
-        let r = scratch.create_topic(name, num_partitions, replication_factor, configs);
-        if r.error_code == ErrorCode::NONE {
+        let r = scratch.create_partitions(name, count);
+        if r.is_ok() {
             if let Some(t) = scratch.topic(name) {
                 let v = topic_value(t);
                 self.write(

@@ -25,6 +25,7 @@ pub mod static_membership;
 pub mod target_assignment;
 pub mod tasks;
 pub mod timers;
+pub mod topic_mismatch;
 pub mod topology_epoch;
 pub mod validation;
 
@@ -125,6 +126,12 @@ impl Coordinator {
 
     /// Appends a record and applies it: the only way state changes.
     pub(crate) fn write(&mut self, key: RecordKey, value: Option<RecordValue>) {
+        let watch = topic_mismatch::may_change_mismatches(&key);
+        let before = if watch {
+            self.config_mismatches()
+        } else {
+            Default::default()
+        };
         let r = Record {
             offset: self.next_offset,
             key,
@@ -133,6 +140,9 @@ impl Coordinator {
         self.next_offset += 1;
         self.apply(&r);
         self.log.push(r);
+        if watch {
+            self.report_new_mismatches(&before);
+        }
     }
 
     /// Checks a context's `nowMs` (time never goes back) without changing anything.

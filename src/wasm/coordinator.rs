@@ -267,6 +267,18 @@ impl Coordinator {
         output(&out)
     }
 
+    /// `[{ name, count }]`: grows each topic to `count` partitions in all.
+    #[wasm_bindgen(js_name = createPartitions)]
+    pub fn create_partitions(&mut self, topics: JsValue) -> JsResult {
+        let v = required(&topics, "createPartitions")?;
+        let topics: Vec<crate::cluster::CreatePartitionsTopic> = decoded(&v, "createPartitions")?;
+        let out: Vec<crate::cluster::TopicResult> = topics
+            .iter()
+            .map(|t| self.inner.create_partitions(&t.name, t.count))
+            .collect();
+        output(&out)
+    }
+
     #[wasm_bindgen(js_name = deleteTopics)]
     pub fn delete_topics(&mut self, names: JsValue) -> JsResult {
         let v = required(&names, "deleteTopics")?;
