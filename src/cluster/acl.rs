@@ -102,7 +102,10 @@ impl Acl {
     ) -> bool {
         (self.principal == principal || self.principal == "User:*")
             && self.resource_type == resource_type
-            && (self.resource_name == "*" || self.resource_name == resource_name)
+            // There is one cluster resource, so a cluster rule's name never excludes it.
+            && (self.resource_type == ResourceType::Cluster
+                || self.resource_name == "*"
+                || self.resource_name == resource_name)
             && self.operation.grants(operation)
     }
 }
@@ -210,6 +213,18 @@ mod tests {
         let b = acl("User:alice", ResourceType::Topic, "t", Operation::Read);
         assert!(!b.matches("User:bob", ResourceType::Topic, "t", Operation::Read));
         assert!(!b.matches("User:alice", ResourceType::Topic, "u", Operation::Read));
+        let c = acl(
+            "User:a",
+            ResourceType::Cluster,
+            "kafka-cluster",
+            Operation::Create,
+        );
+        assert!(c.matches(
+            "User:a",
+            ResourceType::Cluster,
+            "anything",
+            Operation::Create
+        ));
     }
 
     #[test]

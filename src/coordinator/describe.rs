@@ -10,7 +10,6 @@ use super::{Coordinator, RequestContext};
 use crate::cluster::{Operation, ResourceType, ANONYMOUS};
 use crate::protocol::ErrorCode::*;
 use crate::protocol::*;
-use crate::topology::ConfiguredInternalTopic;
 
 fn assignment(t: &TasksTuple) -> Assignment {
     let (a, s, w) = t.to_wire();
@@ -21,67 +20,11 @@ fn assignment(t: &TasksTuple) -> Assignment {
     }
 }
 
-fn sorted(mut v: Vec<String>) -> Vec<String> {
-    v.sort();
-    v
-}
-
-fn topic_info(t: &ConfiguredInternalTopic) -> TopicInfo {
-    TopicInfo {
-        name: t.name.clone(),
-        partitions: t.partitions,
-        replication_factor: t.replication_factor,
-        topic_configs: t.topic_configs.clone(),
-    }
-}
-
-fn sorted_infos(mut v: Vec<TopicInfo>) -> Vec<TopicInfo> {
-    v.sort_by(|a, b| a.name.cmp(&b.name));
-    v
-}
-
-/// Kafka's `topology` field: configured (partition counts filled in) when ready, the
-/// raw topology otherwise; subtopologies sorted by id, topic lists sorted.
+/// Kafka's `topology` field: configured (partition counts filled in, regexes resolved)
+/// when ready, the raw topology otherwise (`topology::describe`).
 pub fn described_topology(g: &StreamsGroup) -> Option<DescribedTopology> {
-    if let Some(cfg) = g.ready_topology() {
-        return Some(DescribedTopology {
-            epoch: cfg.epoch,
-            subtopologies: cfg
-                .subtopologies
-                .iter()
-                .map(|s| DescribedSubtopology {
-                    subtopology_id: s.id.clone(),
-                    source_topics: sorted(s.source_topics.clone()),
-                    source_topic_regex: Vec::new(),
-                    repartition_sink_topics: sorted(s.repartition_sink_topics.clone()),
-                    state_changelog_topics: sorted_infos(
-                        s.state_changelog_topics.iter().map(topic_info).collect(),
-                    ),
-                    repartition_source_topics: sorted_infos(
-                        s.repartition_source_topics.iter().map(topic_info).collect(),
-                    ),
-                })
-                .collect(),
-        });
-    }
     let t = g.topology.as_ref()?;
-    let mut subs: Vec<DescribedSubtopology> = t
-        .subtopologies
-        .iter()
-        .map(|s| DescribedSubtopology {
-            subtopology_id: s.subtopology_id.clone(),
-            source_topics: sorted(s.source_topics.clone()),
-            source_topic_regex: sorted(s.source_topic_regex.clone()),
-            repartition_sink_topics: sorted(s.repartition_sink_topics.clone()),
-            state_changelog_topics: sorted_infos(s.state_changelog_topics.clone()),
-            repartition_source_topics: sorted_infos(s.repartition_source_topics.clone()),
-        })
-        .collect();
-    subs.sort_by(|a, b| a.subtopology_id.cmp(&b.subtopology_id));
-    Some(DescribedTopology {
-        epoch: t.epoch,
-        subtopologies: subs,
-    })
+    Some(crate::topology::described_topology(t, g.ready_topology()))
 }
 
 pub fn described_group(g: &StreamsGroup) -> DescribedGroup {
