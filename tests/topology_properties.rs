@@ -125,3 +125,38 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// Arbitrary names and patterns never make validation or configuration panic, and a
+    /// pattern validation accepts always configures.
+    #[test]
+    fn arbitrary_names_and_patterns_never_panic(
+        names in proptest::collection::vec(".{0,12}", 1..4),
+        patterns in proptest::collection::vec(prop_oneof![
+            ".{0,16}",
+            Just("a{1000}{1000}".to_owned()),
+            Just("(?i)A.*".to_owned()),
+            Just("\\w+-\\d".to_owned()),
+        ], 0..3),
+        topics in proptest::collection::vec("[a-z0-9._-]{1,6}", 0..6),
+    ) {
+        let t = Topology {
+            epoch: 0,
+            subtopologies: vec![Subtopology {
+                subtopology_id: "0".into(),
+                source_topics: names,
+                source_topic_regex: patterns,
+                ..Default::default()
+            }],
+        };
+        let mut c = Cluster::new(3);
+        for name in &topics {
+            c.create_topic(name, 2, -1, BTreeMap::new());
+        }
+        if validate(&t).is_ok() {
+            prop_assert!(configure(&t, &c).is_ok());
+        }
+    }
+}
