@@ -78,7 +78,7 @@ fn cluster() -> impl Strategy<Value = Cluster> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(ProptestConfig::with_cases(500))]
 
     #[test]
     fn valid_topologies_configure(t in topology(), mut c in cluster()) {
@@ -136,7 +136,6 @@ proptest! {
         names in proptest::collection::vec(".{0,12}", 1..4),
         patterns in proptest::collection::vec(prop_oneof![
             ".{0,16}",
-            Just("a{1000}{1000}".to_owned()),
             Just("(?i)A.*".to_owned()),
             Just("\\w+-\\d".to_owned()),
         ], 0..3),

@@ -75,6 +75,14 @@ mod tests {
     }
 
     #[test]
+    fn huge_patterns_are_refused_not_compiled() {
+        assert_eq!(
+            compile("a{1000}{1000}").unwrap_err(),
+            "the pattern is too large"
+        );
+    }
+
+    #[test]
     fn excluded_and_reserved_topics_never_match() {
         let mut c = Cluster::new(3);
         for t in ["in-1", "in-2", "app-store-changelog", "__consumer_offsets"] {
