@@ -299,3 +299,90 @@ fn recovers_when_the_cluster_changes() {
         StatusCode::MISSING_SOURCE_TOPICS
     );
 }
+
+/// The topology of Kafka's InternalTopicManagerTest: source_topic1 -> repartition_topic
+/// (subtopology1, stateful), and repartition_topic copartitioned with source_topic2
+/// (subtopology2, stateful).
+fn kafka_internal_topic_manager_topology() -> serde_json::Value {
+    json!([
+        {"subtopologyId": "subtopology1", "sourceTopics": ["source_topic1"],
+         "repartitionSinkTopics": ["repartition_topic"],
+         "stateChangelogTopics": [{"name": "state_changelog_topic1",
+            "topicConfigs": [{"key": "cleanup.policy", "value": "compact"}]}]},
+        {"subtopologyId": "subtopology2", "sourceTopics": ["source_topic2"],
+         "repartitionSourceTopics": [{"name": "repartition_topic", "replicationFactor": 3}],
+         "stateChangelogTopics": [{"name": "state_changelog_topic2"}],
+         "copartitionGroups": [{"sourceTopics": [0], "repartitionSourceTopics": [0]}]}
+    ])
+}
+
+#[test]
+fn kafka_internal_topic_manager_missing_source_topic() {
+    let c = configured(
+        kafka_internal_topic_manager_topology(),
+        &cluster(&[("source_topic1", 2)]),
+    );
+    let st = c.status.unwrap();
+    assert_eq!(st.code, StatusCode::MISSING_SOURCE_TOPICS);
+    assert_eq!(st.detail, "Source topics source_topic2 are missing.");
+    assert!(c.subtopologies.is_empty());
+}
+
+#[test]
+fn kafka_internal_topic_manager_missing_internal_topics() {
+    let c = configured(
+        kafka_internal_topic_manager_topology(),
+        &cluster(&[
+            ("source_topic1", 2),
+            ("source_topic2", 2),
+            ("state_changelog_topic2", 2),
+        ]),
+    );
+    assert_eq!(c.status.unwrap().code, StatusCode::MISSING_INTERNAL_TOPICS);
+    assert!(c.subtopologies.is_empty());
+    let made: Vec<(&str, i32, i16, Vec<(&str, &str)>)> = c
+        .internal_topics_to_create
+        .iter()
+        .map(|t| {
+            let configs = t
+                .topic_configs
+                .iter()
+                .map(|kv| (kv.key.as_str(), kv.value.as_str()))
+                .collect();
+            (t.name.as_str(), t.partitions, t.replication_factor, configs)
+        })
+        .collect();
+    assert_eq!(
+        made,
+        [
+            ("repartition_topic", 2, 3, vec![]),
+            (
+                "state_changelog_topic1",
+                2,
+                0,
+                vec![("cleanup.policy", "compact")]
+            ),
+        ]
+    );
+}
+
+#[test]
+fn kafka_internal_topic_manager_all_topics_exist() {
+    let c = configured(
+        kafka_internal_topic_manager_topology(),
+        &cluster(&[
+            ("source_topic1", 2),
+            ("source_topic2", 2),
+            ("state_changelog_topic1", 2),
+            ("state_changelog_topic2", 2),
+            ("repartition_topic", 2),
+        ]),
+    );
+    assert!(c.is_ready() && c.internal_topics_to_create.is_empty());
+    let tasks: Vec<(&str, u32)> = c
+        .subtopologies
+        .iter()
+        .map(|s| (s.id.as_str(), s.num_tasks))
+        .collect();
+    assert_eq!(tasks, [("subtopology1", 2), ("subtopology2", 2)]);
+}
