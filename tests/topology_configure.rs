@@ -328,6 +328,9 @@ fn kafka_internal_topic_manager_missing_source_topic() {
     assert!(c.subtopologies.is_empty());
 }
 
+/// (name, partitions, replication factor, configs)
+type TopicToCreate<'a> = (&'a str, i32, i16, Vec<(&'a str, &'a str)>);
+
 #[test]
 fn kafka_internal_topic_manager_missing_internal_topics() {
     let c = configured(
@@ -340,7 +343,7 @@ fn kafka_internal_topic_manager_missing_internal_topics() {
     );
     assert_eq!(c.status.unwrap().code, StatusCode::MISSING_INTERNAL_TOPICS);
     assert!(c.subtopologies.is_empty());
-    let made: Vec<(&str, i32, i16, Vec<(&str, &str)>)> = c
+    let made: Vec<TopicToCreate> = c
         .internal_topics_to_create
         .iter()
         .map(|t| {
