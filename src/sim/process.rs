@@ -137,6 +137,7 @@ impl Process {
         for m in &mut self.members {
             if m.is_alive() {
                 m.state = MemberState::Crashed;
+                m.owned = Tasks::default();
                 m.pending = None;
                 m.leaving = None;
                 m.next_heartbeat_ms = None;
