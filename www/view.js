@@ -80,14 +80,18 @@ function memberLane(p, m, gm, group, counters) {
   const meta = [];
   meta.push(tag(`thread ${m.thread}`));
   meta.push(tag(`epoch ${m.memberEpoch}`, "", RULES.memberEpoch));
-  if (gm) meta.push(tag(gm.memberState, gm.memberState === "Stable" ? "good" : "", `${RULES.memberState} Now: ${MEMBER_STATE_WORDS[gm.memberState] || gm.memberState}.`));
+  if (gm) meta.push(tag(gm.memberState, gm.memberState === "Stable" ? "good" : "", `The coordinator's view. ${RULES.memberState} Now: ${MEMBER_STATE_WORDS[gm.memberState] || gm.memberState}.`));
   if (!alive) meta.push(tag(m.state.toUpperCase(), "bad", m.state === "Crashed" ? RULES.orphan : undefined));
-  else if (m.state !== "Stable") meta.push(tag(m.state));
+  else if (m.state === "Joining") meta.push(tag("joining", "", "The client sends epoch 0 with its topology and empty task lists."));
+  else if (m.state === "Reconciling") {
+    const closing = m.revoking ? taskIds(m.revoking.activeTasks).length + taskIds(m.revoking.standbyTasks).length + taskIds(m.revoking.warmupTasks).length : 0;
+    meta.push(tag(closing ? `closing ${closing} task${closing > 1 ? "s" : ""}` : "starting tasks", "",
+      "The client is applying its new assignment; when done it heartbeats at once, listing the tasks it owns (which confirms revocations)."));
+  }
   if (stale) meta.push(tag("STALE_TOPOLOGY", "stale", RULES.stale));
   if (fenced) meta.push(tag("FENCED", "bad", `${errorName(err.code)}: ${err.message}. ${RULES.fenced}`));
   else if (err) meta.push(tag(errorName(err.code), "bad", `${err.message} (${errorWords(err.code)})`));
   if (m.instanceId) meta.push(tag(`static: ${m.instanceId}`, "", "group.instance.id: a static member keeps its assignment for a session timeout when it leaves with epoch -2."));
-  if (gm && groupTopo !== null && gm.topologyEpoch !== groupTopo) meta.push(tag(`topology epoch ${gm.topologyEpoch}`, "stale", RULES.memberTopologyEpoch));
 
   const chips = [];
   const owned = roleSets(m);
@@ -181,8 +185,10 @@ export function renderBoard(container, snap, animate) {
   }
   const others = (group ? group.members : []).filter((gm) => !shown.has(gm.memberId));
   const blocks = [];
+  const onlyNoRack = racks.size === 1 && racks.has("");
   for (const [rack, procs] of racks) {
-    blocks.push(el("div", { class: "rack", dataset: { rack } }, el("div", { class: "rack-name" }, rack ? `rack ${rack}` : "no rack"), el("div", { class: "procs" }, procs)));
+    if (onlyNoRack) blocks.push(...procs);
+    else blocks.push(el("div", { class: "rack", dataset: { rack } }, el("div", { class: "rack-name" }, rack ? `rack ${rack}` : "no rack"), el("div", { class: "procs" }, procs)));
   }
   if (others.length) {
     blocks.push(el("div", { class: "rack" }, el("div", { class: "rack-name" }, "members not run by the simulation (hand-made heartbeats)"),

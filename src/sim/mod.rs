@@ -40,6 +40,9 @@ pub struct Simulation {
     processes: Vec<Process>,
     now: i64,
     events: u64,
+    /// Problems found before the first moment (a scenario topic that could not be
+    /// created), logged with the first moment's events.
+    deferred: Vec<Event>,
 }
 
 impl Simulation {
@@ -56,7 +59,16 @@ impl Simulation {
         // Stable: actions at the same time keep their order.
         scenario.actions.sort_by_key(|a| a.at_ms);
         let mut coordinator = Coordinator::new(scenario.config.clone());
-        coord::create_topics(&mut coordinator, &scenario.topics);
+        let deferred = coord::create_topics(&mut coordinator, &scenario.topics)
+            .into_iter()
+            .map(|e| {
+                Event::new(
+                    0,
+                    "actionFailed",
+                    format!("scenario topic not created: {e}"),
+                )
+            })
+            .collect();
         Simulation {
             coordinator,
             scenario,
@@ -64,6 +76,7 @@ impl Simulation {
             processes: Vec::new(),
             now: 0,
             events: 0,
+            deferred,
         }
     }
 
@@ -189,6 +202,7 @@ impl Simulation {
             return;
         }
         let now = self.now;
+        let mut failed = false;
         let detail = match &timed.action {
             Action::AddProcess(spec) => {
                 let id = spec
@@ -238,22 +252,24 @@ impl Simulation {
                 }
             }
             Action::CreateTopics { topics } => {
-                let failed = coord::create_topics(&mut self.coordinator, topics);
+                let errors = coord::create_topics(&mut self.coordinator, topics);
                 let names: Vec<String> = topics
                     .iter()
                     .map(|t| format!("{} ({} partitions)", t.name, t.num_partitions))
                     .collect();
                 let mut d = format!("topics created: {}", names.join(", "));
-                if !failed.is_empty() {
-                    d.push_str(&format!("; failed: {}", failed.join("; ")));
+                if !errors.is_empty() {
+                    failed = true;
+                    d = format!("topic creation failed: {}", errors.join("; "));
                 }
                 d
             }
             Action::DeleteTopics { names } => {
-                let failed = coord::delete_topics(&mut self.coordinator, names);
+                let errors = coord::delete_topics(&mut self.coordinator, names);
                 let mut d = format!("topics deleted: {}", names.join(", "));
-                if !failed.is_empty() {
-                    d.push_str(&format!("; failed: {}", failed.join("; ")));
+                if !errors.is_empty() {
+                    failed = true;
+                    d = format!("topic deletion failed: {}", errors.join("; "));
                 }
                 d
             }
@@ -280,7 +296,7 @@ impl Simulation {
                 return;
             }
         };
-        let mut e = Event::new(now, "action", detail);
+        let mut e = Event::new(now, if failed { "actionFailed" } else { "action" }, detail);
         if let Action::AddProcess(ProcessSpec {
             process_id: Some(id),
             ..
@@ -323,6 +339,9 @@ impl Simulation {
 
     /// Everything due at `t` (>= now).
     fn run_moment(&mut self, t: i64, out: &mut Vec<Event>) {
+        for e in std::mem::take(&mut self.deferred) {
+            self.log(e, out);
+        }
         for ev in coord::advance_to(&mut self.coordinator, t) {
             let kind = ev
                 .get("kind")
