@@ -1,7 +1,8 @@
 //! Tasks and sets of tasks: a task is (subtopology id, partition).
 
 use crate::protocol::TaskIds;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct TaskId {
@@ -25,9 +26,11 @@ impl std::fmt::Display for TaskId {
 }
 
 /// A set of tasks grouped by subtopology, iterated in sorted order (ties break on
-/// sorted ids everywhere). Never holds an empty per-subtopology set.
+/// sorted ids everywhere). Never holds an empty per-subtopology list. Partitions are
+/// kept as sorted vectors and subtopology ids are shared (`Arc<str>`): the assignors
+/// build one set per member and role, so this keeps their output cheap to make.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Hash, PartialOrd, Ord)]
-pub struct TaskSet(BTreeMap<String, BTreeSet<i32>>);
+pub struct TaskSet(BTreeMap<Arc<str>, Vec<i32>>);
 
 impl TaskSet {
     pub fn new() -> Self {
@@ -36,13 +39,23 @@ impl TaskSet {
 
     /// From the wire form; duplicates collapse.
     pub fn from_task_ids(ids: &[TaskIds]) -> Self {
-        let mut set = TaskSet::new();
+        let mut map: BTreeMap<Arc<str>, Vec<i32>> = BTreeMap::new();
         for t in ids {
-            for &p in &t.partitions {
-                set.insert(&t.subtopology_id, p);
+            if t.partitions.is_empty() {
+                continue;
+            }
+            match map.get_mut(t.subtopology_id.as_str()) {
+                Some(ps) => ps.extend_from_slice(&t.partitions),
+                None => {
+                    map.insert(Arc::from(t.subtopology_id.as_str()), t.partitions.clone());
+                }
             }
         }
-        set
+        for ps in map.values_mut() {
+            ps.sort_unstable();
+            ps.dedup();
+        }
+        TaskSet(map)
     }
 
     /// The wire form: subtopologies sorted, partitions sorted.
@@ -50,29 +63,47 @@ impl TaskSet {
         self.0
             .iter()
             .map(|(s, ps)| TaskIds {
-                subtopology_id: s.clone(),
-                partitions: ps.iter().copied().collect(),
+                subtopology_id: s.to_string(),
+                partitions: ps.clone(),
             })
             .collect()
     }
 
     /// Builds a set from per-subtopology partition lists in one pass (the assignors'
     /// output path): lists may come in any order; empty ones are dropped.
-    pub fn from_sorted_runs(runs: Vec<(String, Vec<i32>)>) -> Self {
-        TaskSet(
-            runs.into_iter()
-                .filter(|(_, ps)| !ps.is_empty())
-                .map(|(s, ps)| (s, ps.into_iter().collect()))
-                .collect(),
-        )
+    pub fn from_sorted_runs(runs: Vec<(Arc<str>, Vec<i32>)>) -> Self {
+        let mut map: BTreeMap<Arc<str>, Vec<i32>> = BTreeMap::new();
+        for (s, mut ps) in runs {
+            if ps.is_empty() {
+                continue;
+            }
+            match map.get_mut(&s) {
+                Some(existing) => existing.append(&mut ps),
+                None => {
+                    map.insert(s, ps);
+                }
+            }
+        }
+        for ps in map.values_mut() {
+            if !ps.windows(2).all(|w| w[0] < w[1]) {
+                ps.sort_unstable();
+                ps.dedup();
+            }
+        }
+        TaskSet(map)
     }
 
     pub fn insert(&mut self, subtopology: &str, partition: i32) -> bool {
         if let Some(ps) = self.0.get_mut(subtopology) {
-            ps.insert(partition)
+            match ps.binary_search(&partition) {
+                Ok(_) => false,
+                Err(i) => {
+                    ps.insert(i, partition);
+                    true
+                }
+            }
         } else {
-            self.0
-                .insert(subtopology.to_owned(), BTreeSet::from([partition]));
+            self.0.insert(Arc::from(subtopology), vec![partition]);
             true
         }
     }
@@ -85,7 +116,13 @@ impl TaskSet {
         let Some(ps) = self.0.get_mut(subtopology) else {
             return false;
         };
-        let removed = ps.remove(&partition);
+        let removed = match ps.binary_search(&partition) {
+            Ok(i) => {
+                ps.remove(i);
+                true
+            }
+            Err(_) => false,
+        };
         if ps.is_empty() {
             self.0.remove(subtopology);
         }
@@ -95,7 +132,7 @@ impl TaskSet {
     pub fn contains(&self, subtopology: &str, partition: i32) -> bool {
         self.0
             .get(subtopology)
-            .is_some_and(|ps| ps.contains(&partition))
+            .is_some_and(|ps| ps.binary_search(&partition).is_ok())
     }
 
     pub fn contains_task(&self, t: &TaskId) -> bool {
@@ -107,26 +144,28 @@ impl TaskSet {
     }
 
     pub fn len(&self) -> usize {
-        self.0.values().map(BTreeSet::len).sum()
+        self.0.values().map(Vec::len).sum()
     }
 
     /// (subtopology, partition) pairs in sorted order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, i32)> + '_ {
         self.0
             .iter()
-            .flat_map(|(s, ps)| ps.iter().map(move |p| (s.as_str(), *p)))
+            .flat_map(|(s, ps)| ps.iter().map(move |p| (&**s, *p)))
     }
 
     pub fn tasks(&self) -> impl Iterator<Item = TaskId> + '_ {
         self.iter().map(|(s, p)| TaskId::new(s, p))
     }
 
-    pub fn subtopologies(&self) -> impl Iterator<Item = (&String, &BTreeSet<i32>)> {
-        self.0.iter()
+    /// Each subtopology with its sorted partitions.
+    pub fn subtopologies(&self) -> impl Iterator<Item = (&str, &[i32])> {
+        self.0.iter().map(|(s, ps)| (&**s, ps.as_slice()))
     }
 
-    pub fn partitions(&self, subtopology: &str) -> Option<&BTreeSet<i32>> {
-        self.0.get(subtopology)
+    /// The sorted partitions of one subtopology, if any.
+    pub fn partitions(&self, subtopology: &str) -> Option<&[i32]> {
+        self.0.get(subtopology).map(Vec::as_slice)
     }
 
     pub fn union(&self, other: &TaskSet) -> TaskSet {
@@ -138,22 +177,14 @@ impl TaskSet {
     }
 
     pub fn difference(&self, other: &TaskSet) -> TaskSet {
-        let mut out = TaskSet::new();
-        for (s, p) in self.iter() {
-            if !other.contains(s, p) {
-                out.insert(s, p);
-            }
-        }
+        let mut out = self.clone();
+        out.retain(|s, p| !other.contains(s, p));
         out
     }
 
     pub fn intersection(&self, other: &TaskSet) -> TaskSet {
-        let mut out = TaskSet::new();
-        for (s, p) in self.iter() {
-            if other.contains(s, p) {
-                out.insert(s, p);
-            }
-        }
+        let mut out = self.clone();
+        out.retain(|s, p| other.contains(s, p));
         out
     }
 

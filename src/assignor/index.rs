@@ -8,6 +8,7 @@
 
 use super::{GroupSpec, MemberSpec, SubtopologySpec};
 use crate::task::TaskSet;
+use std::sync::Arc;
 
 /// "No member / no process / no task".
 pub(crate) const NONE: u32 = u32::MAX;
@@ -32,6 +33,8 @@ pub(crate) struct Candidate {
 
 pub(crate) struct Index<'a> {
     pub subtopologies: Vec<&'a SubtopologySpec>,
+    /// The subtopology ids, shared by every task set of the output.
+    ids: Vec<Arc<str>>,
     /// `base[s]..base[s + 1]` are the tasks of subtopology `s`.
     pub base: Vec<u32>,
     pub num_tasks: u32,
@@ -101,7 +104,9 @@ impl<'a> Index<'a> {
         }
         let num_eligible = eligible.iter().filter(|e| **e).count();
 
+        let ids = subtopologies.iter().map(|s| Arc::from(s.id.as_str())).collect();
         let mut ix = Index {
+            ids,
             subtopologies,
             base,
             num_tasks,
@@ -144,18 +149,25 @@ impl<'a> Index<'a> {
         (p < hi - lo).then_some(lo + p)
     }
 
-    /// The valid tasks of a set, sorted.
+    /// The valid tasks of a set, sorted. Both sides are sorted by subtopology id, so
+    /// a merge walk finds each subtopology without a search.
     pub fn tasks_of(&self, set: &TaskSet) -> Vec<u32> {
         let mut out = Vec::new();
+        let mut s = 0usize;
         for (sub, parts) in set.subtopologies() {
-            let Some(s) = self.subtopology(sub) else {
-                continue;
-            };
-            for &p in parts {
-                if let Some(t) = self.task_in(s, p) {
-                    out.push(t);
-                }
+            while self.subtopologies.get(s).is_some_and(|x| x.id.as_str() < sub) {
+                s += 1;
             }
+            if self.subtopologies.get(s).is_none_or(|x| x.id != sub) {
+                continue;
+            }
+            let (lo, hi) = (self.base[s], self.base[s + 1]);
+            let n = hi - lo;
+            out.extend(
+                parts
+                    .iter()
+                    .filter_map(|&p| u32::try_from(p).ok().filter(|&p| p < n).map(|p| lo + p)),
+            );
         }
         out
     }
@@ -271,7 +283,7 @@ impl<'a> Index<'a> {
 
     /// Builds a task set from sorted dense tasks.
     pub fn task_set(&self, tasks: &[u32]) -> TaskSet {
-        let mut runs: Vec<(String, Vec<i32>)> = Vec::new();
+        let mut runs: Vec<(Arc<str>, Vec<i32>)> = Vec::new();
         let mut s = 0usize;
         let mut current: Option<usize> = None;
         for &t in tasks {
@@ -280,7 +292,7 @@ impl<'a> Index<'a> {
             }
             let p = (t - self.base[s]) as i32;
             if current != Some(s) {
-                runs.push((self.subtopologies[s].id.clone(), Vec::new()));
+                runs.push((self.ids[s].clone(), Vec::new()));
                 current = Some(s);
             }
             if let Some((_, ps)) = runs.last_mut() {

@@ -223,7 +223,7 @@ impl Serialize for TaskSetJson<'_> {
 
 struct TaskIdsJson<'a> {
     id: &'a str,
-    parts: &'a BTreeSet<i32>,
+    parts: &'a [i32],
 }
 
 impl Serialize for TaskIdsJson<'_> {
