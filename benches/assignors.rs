@@ -175,9 +175,7 @@ mod native {
             topology_epoch: 0,
         };
         if case.kind == Kind::Reassignment {
-            let first = by_name(assignor)
-                .expect("assignor")
-                .assign(&spec, &config);
+            let first = by_name(assignor).expect("assignor").assign(&spec, &config);
             for m in &mut spec.members {
                 let a = &first.members[&m.member_id];
                 m.active = a.active.clone();
@@ -403,7 +401,13 @@ mod native {
         let mut cases: Vec<(&str, Case)> = Vec::new();
         for case in grid(full) {
             cases.push(("sticky", case));
-            cases.push(("highly_available", Case { offsets: true, ..case }));
+            cases.push((
+                "highly_available",
+                Case {
+                    offsets: true,
+                    ..case
+                },
+            ));
         }
         for (assignor, case) in cases {
             if filter.is_some_and(|f| !case.label(assignor).contains(f)) {
@@ -411,7 +415,9 @@ mod native {
             }
             let r = measure(assignor, &case);
             let kafka = r.kafka.map_or("".into(), |k| format!("{k}"));
-            let speedup = r.kafka.map_or("".into(), |k| format!("{:.1}x", k / r.median));
+            let speedup = r
+                .kafka
+                .map_or("".into(), |k| format!("{:.1}x", k / r.median));
             println!(
                 "| {} | {:.3} | {:.3} | {} | {} | {:.1} | {:.1} | {:.3} | {:.3} | {:.2} |",
                 r.label,
@@ -437,7 +443,13 @@ mod native {
         for case in grid(false) {
             for (assignor, case) in [
                 ("sticky", case),
-                ("highly_available", Case { offsets: true, ..case }),
+                (
+                    "highly_available",
+                    Case {
+                        offsets: true,
+                        ..case
+                    },
+                ),
             ] {
                 let label = case.label(assignor);
                 if filter.is_some_and(|f| !label.contains(f)) {

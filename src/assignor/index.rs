@@ -104,7 +104,10 @@ impl<'a> Index<'a> {
         }
         let num_eligible = eligible.iter().filter(|e| **e).count();
 
-        let ids = subtopologies.iter().map(|s| Arc::from(s.id.as_str())).collect();
+        let ids = subtopologies
+            .iter()
+            .map(|s| Arc::from(s.id.as_str()))
+            .collect();
         let mut ix = Index {
             ids,
             subtopologies,
@@ -155,7 +158,11 @@ impl<'a> Index<'a> {
         let mut out = Vec::new();
         let mut s = 0usize;
         for (sub, parts) in set.subtopologies() {
-            while self.subtopologies.get(s).is_some_and(|x| x.id.as_str() < sub) {
+            while self
+                .subtopologies
+                .get(s)
+                .is_some_and(|x| x.id.as_str() < sub)
+            {
                 s += 1;
             }
             if self.subtopologies.get(s).is_none_or(|x| x.id != sub) {
