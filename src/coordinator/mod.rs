@@ -145,6 +145,18 @@ impl Coordinator {
         }
     }
 
+    /// Replaces the events waiting for the next `advance_time`, as a record (a rebuilt
+    /// coordinator returns them too).
+    pub(crate) fn set_pending_events(&mut self, events: Vec<Event>) {
+        if events == self.pending_events {
+            return;
+        }
+        let value = (!events.is_empty()).then_some(RecordValue::PendingEvents(
+            records::PendingEventsValue { events },
+        ));
+        self.write(RecordKey::PendingEvents {}, value);
+    }
+
     /// Checks a context's `nowMs` (time never goes back) without changing anything.
     pub fn check_context(&self, ctx: &RequestContext) -> Result<(), String> {
         match ctx.now_ms {
@@ -162,7 +174,7 @@ impl Coordinator {
         if let Some(t) = ctx.now_ms {
             if t > self.now_ms {
                 let events = self.advance_to(t);
-                self.pending_events = events;
+                self.set_pending_events(events);
             }
         }
     }

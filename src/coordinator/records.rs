@@ -74,6 +74,9 @@ pub enum RecordKey {
     Clock {},
     #[serde(rename = "MemberIdGeneratorKey")]
     MemberIdGenerator {},
+    /// Events waiting for the next `advanceTime` (so a rebuilt coordinator returns them too).
+    #[serde(rename = "PendingEventsKey")]
+    PendingEvents {},
 }
 
 impl RecordKey {
@@ -98,6 +101,7 @@ impl RecordKey {
             RecordKey::Acls {} => "AclsValue",
             RecordKey::Clock {} => "ClockValue",
             RecordKey::MemberIdGenerator {} => "MemberIdGeneratorValue",
+            RecordKey::PendingEvents {} => "PendingEventsValue",
         }
     }
 }
@@ -159,6 +163,7 @@ impl FromJson for RecordKey {
             "AclsKey" => RecordKey::Acls {},
             "ClockKey" => RecordKey::Clock {},
             "MemberIdGeneratorKey" => RecordKey::MemberIdGenerator {},
+            "PendingEventsKey" => RecordKey::PendingEvents {},
             other => {
                 return Err(DecodeError::new(
                     &path.key("type"),
@@ -628,6 +633,24 @@ from_json_struct!(
 );
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingEventsValue {
+    pub events: Vec<super::events::Event>,
+}
+
+from_json_struct!(
+    PendingEventsValue,
+    "a PendingEventsValue object",
+    "PendingEventsValue objects",
+    |f| {
+        f.ignore(&["type"]);
+        Ok(PendingEventsValue {
+            events: f.list("events")?,
+        })
+    }
+);
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "type")]
 pub enum RecordValue {
     #[serde(rename = "StreamsGroupMetadataValue")]
@@ -662,6 +685,8 @@ pub enum RecordValue {
     Clock(ClockValue),
     #[serde(rename = "MemberIdGeneratorValue")]
     MemberIdGenerator(MemberIdGeneratorValue),
+    #[serde(rename = "PendingEventsValue")]
+    PendingEvents(PendingEventsValue),
 }
 
 impl RecordValue {
@@ -705,6 +730,7 @@ impl RecordValue {
             "MemberIdGeneratorValue" => {
                 RecordValue::MemberIdGenerator(FromJson::from_json(v, path)?)
             }
+            "PendingEventsValue" => RecordValue::PendingEvents(FromJson::from_json(v, path)?),
             other => {
                 return Err(DecodeError::new(
                     &path.key("type"),

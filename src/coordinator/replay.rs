@@ -542,6 +542,12 @@ impl Coordinator {
             (RecordKey::MemberIdGenerator {}, Some(RecordValue::MemberIdGenerator(g))) => {
                 self.ids_generated = g.generated as u64;
             }
+            (RecordKey::PendingEvents {}, v) => {
+                self.pending_events = match v {
+                    Some(RecordValue::PendingEvents(p)) => p.events.clone(),
+                    _ => Vec::new(),
+                };
+            }
             // Values that do not belong to their key never decode; tombstones of
             // singleton records change nothing.
             _ => {}

@@ -44,7 +44,8 @@ impl Coordinator {
     }
 
     pub(crate) fn advance_to(&mut self, to: i64) -> Vec<Event> {
-        let mut out = std::mem::take(&mut self.pending_events);
+        let mut out = self.pending_events.clone();
+        self.set_pending_events(Vec::new());
         while let Some((at, timer)) = self.next_timer() {
             if at > to {
                 break;
@@ -171,7 +172,9 @@ impl Coordinator {
             .is_some_and(|t| t <= self.now_ms);
         if due {
             let ev = self.run_creation(group_id);
-            self.pending_events.extend(ev);
+            let mut pending = self.pending_events.clone();
+            pending.extend(ev);
+            self.set_pending_events(pending);
         }
     }
 

@@ -35,12 +35,13 @@ impl Coordinator {
     pub(crate) fn report_new_mismatches(&mut self, before: &Mismatches) {
         let now = self.now();
         let after = self.config_mismatches();
+        let mut pending = self.pending_events.clone();
         for (gid, list) in after {
             for m in list {
                 if before.get(&gid).is_some_and(|b| b.contains(&m)) {
                     continue;
                 }
-                self.pending_events.push(Event {
+                pending.push(Event {
                     at_ms: now,
                     kind: INTERNAL_TOPIC_CONFIG_MISMATCH.into(),
                     group_id: gid.clone(),
@@ -49,5 +50,6 @@ impl Coordinator {
                 });
             }
         }
+        self.set_pending_events(pending);
     }
 }
