@@ -9,6 +9,7 @@ pub mod assignor;
 pub mod cluster;
 pub mod config;
 pub mod coordinator;
+pub mod invariants;
 pub mod protocol;
 pub mod sim;
 pub mod task;

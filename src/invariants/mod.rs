@@ -1,0 +1,397 @@
+//! The invariant checker (issue 6): what must hold at every point of any history of a
+//! streams group coordinator, read from its snapshots. Pure: it takes the snapshot
+//! before a step (for the rules about change) and the one after, and returns every
+//! violation with a plain sentence. Property tests run it after every step; the
+//! playground shows its answer as health badges (`checkInvariants` in JS).
+//!
+//! Safety rules (`check`), each named by `Violation::rule`:
+//! - `activeOnce`: no task is active on two members (assigned or pending revocation).
+//! - `processOnce`: no process holds a task twice, in any roles.
+//! - `standbyApart`: a standby or warm-up never sits on the process of its active,
+//!   neither in what members hold nor in the target assignment.
+//! - `epochsForward`: group, assignment and topology epochs never go backwards; a
+//!   member's epoch neither, except when it rejoins (0) or leaves (-2).
+//! - `assignmentEpochBound`: assignment epoch <= group epoch, member epochs <=
+//!   assignment epoch.
+//! - `stableOwnsTarget`: a member Stable at the assignment epoch holds exactly its
+//!   target, with nothing pending revocation.
+//! - `staleGainsNothing`: a member whose topology epoch is behind the group's never
+//!   gains a task (role by role).
+//!
+//! Liveness (`check_settled`, for a group whose members kept heartbeating with no
+//! change): `settled`: the group is Stable and every task of its topology is active on
+//! exactly one member, when its topology is ready and it has a non-stale member.
+
+pub mod view;
+
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use view::{GroupView, MemberView, Roles, SnapshotView, Task};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Violation {
+    pub rule: &'static str,
+    pub group_id: String,
+    pub member_id: Option<String>,
+    pub message: String,
+}
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "[{}] group {}: {}",
+            self.rule, self.group_id, self.message
+        )
+    }
+}
+
+pub const RULES: [&str; 8] = [
+    "activeOnce",
+    "processOnce",
+    "standbyApart",
+    "epochsForward",
+    "assignmentEpochBound",
+    "stableOwnsTarget",
+    "staleGainsNothing",
+    "settled",
+];
+
+fn task_name(t: &Task) -> String {
+    format!("{}_{}", t.0, t.1)
+}
+
+struct Out<'a> {
+    group: &'a str,
+    list: Vec<Violation>,
+}
+
+impl Out<'_> {
+    fn push(&mut self, rule: &'static str, member: Option<&str>, message: String) {
+        self.list.push(Violation {
+            rule,
+            group_id: self.group.to_owned(),
+            member_id: member.map(str::to_owned),
+            message,
+        });
+    }
+}
+
+/// Every safety violation in `current`, and in the change from `previous` to it.
+pub fn check(previous: Option<&SnapshotView>, current: &SnapshotView) -> Vec<Violation> {
+    let mut all = Vec::new();
+    for g in current.groups.iter().filter(|g| g.streams) {
+        let mut out = Out {
+            group: &g.group_id,
+            list: Vec::new(),
+        };
+        check_ownership(g, &mut out);
+        check_target_placement(g, &mut out);
+        check_epoch_bounds(g, &mut out);
+        check_stable_members(g, &mut out);
+        if let Some(p) = previous
+            .and_then(|p| p.group(&g.group_id))
+            .filter(|p| p.streams)
+        {
+            check_progress(p, g, &mut out);
+        }
+        all.extend(out.list);
+    }
+    all
+}
+
+/// `check` on coordinator snapshots.
+pub fn check_snapshots(
+    previous: Option<&crate::coordinator::snapshot::Snapshot>,
+    current: &crate::coordinator::snapshot::Snapshot,
+) -> Result<Vec<Violation>, String> {
+    let prev = previous.map(SnapshotView::from_snapshot).transpose()?;
+    let cur = SnapshotView::from_snapshot(current)?;
+    Ok(check(prev.as_ref(), &cur))
+}
+
+fn check_ownership(g: &GroupView, out: &mut Out<'_>) {
+    // task -> (member, process, role) of every holding.
+    let mut holders: BTreeMap<&Task, Vec<(&MemberView, &'static str)>> = BTreeMap::new();
+    let held: Vec<(&MemberView, Roles)> = g.members.iter().map(|m| (m, m.held())).collect();
+    for (m, h) in &held {
+        for (role, set) in h.all() {
+            for t in set {
+                holders.entry(t).or_default().push((m, role));
+            }
+        }
+    }
+    for (t, hs) in holders {
+        let actives: Vec<&str> = hs
+            .iter()
+            .filter(|(_, r)| *r == "active")
+            .map(|(m, _)| m.member_id.as_str())
+            .collect();
+        if actives.len() > 1 {
+            out.push(
+                "activeOnce",
+                actives.first().copied(),
+                format!(
+                    "task {} is active on {} members: {}",
+                    task_name(t),
+                    actives.len(),
+                    actives.join(", ")
+                ),
+            );
+        }
+        let mut by_process: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+        for (m, role) in &hs {
+            by_process
+                .entry(m.process_id.as_str())
+                .or_default()
+                .push(format!("{} as {role}", m.member_id));
+        }
+        for (process, list) in by_process {
+            if list.len() > 1 {
+                out.push(
+                    "processOnce",
+                    None,
+                    format!(
+                        "process {process} holds task {} {} times: {}",
+                        task_name(t),
+                        list.len(),
+                        list.join(", ")
+                    ),
+                );
+            }
+        }
+        let active_processes: BTreeSet<&str> = hs
+            .iter()
+            .filter(|(_, r)| *r == "active")
+            .map(|(m, _)| m.process_id.as_str())
+            .collect();
+        for (m, role) in &hs {
+            if *role != "active" && active_processes.contains(m.process_id.as_str()) {
+                out.push(
+                    "standbyApart",
+                    Some(&m.member_id),
+                    format!(
+                        "member {} holds task {} as {role} on process {}, where the task is active",
+                        m.member_id,
+                        task_name(t),
+                        m.process_id
+                    ),
+                );
+            }
+        }
+    }
+}
+
+fn check_target_placement(g: &GroupView, out: &mut Out<'_>) {
+    let mut active_on: BTreeMap<&Task, BTreeSet<&str>> = BTreeMap::new();
+    for m in &g.members {
+        for t in &m.target.active {
+            active_on.entry(t).or_default().insert(&m.process_id);
+        }
+    }
+    for m in &g.members {
+        for (role, set) in [
+            ("standby", &m.target.standby),
+            ("warm-up", &m.target.warmup),
+        ] {
+            for t in set {
+                if active_on
+                    .get(t)
+                    .is_some_and(|p| p.contains(m.process_id.as_str()))
+                {
+                    out.push(
+                        "standbyApart",
+                        Some(&m.member_id),
+                        format!(
+                            "the target gives member {} task {} as {role} on process {}, where the target has it active",
+                            m.member_id,
+                            task_name(t),
+                            m.process_id
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn check_epoch_bounds(g: &GroupView, out: &mut Out<'_>) {
+    if g.assignment_epoch > g.group_epoch {
+        out.push(
+            "assignmentEpochBound",
+            None,
+            format!(
+                "assignment epoch {} is ahead of group epoch {}",
+                g.assignment_epoch, g.group_epoch
+            ),
+        );
+    }
+    for m in &g.members {
+        if m.member_epoch > g.assignment_epoch {
+            out.push(
+                "assignmentEpochBound",
+                Some(&m.member_id),
+                format!(
+                    "member {} is at epoch {}, ahead of the assignment epoch {}",
+                    m.member_id, m.member_epoch, g.assignment_epoch
+                ),
+            );
+        }
+    }
+}
+
+fn check_stable_members(g: &GroupView, out: &mut Out<'_>) {
+    for m in &g.members {
+        if m.member_state != "Stable" || m.member_epoch != g.assignment_epoch {
+            continue;
+        }
+        if m.assignment != m.target || m.pending_revocation != Roles::default() {
+            out.push(
+                "stableOwnsTarget",
+                Some(&m.member_id),
+                format!(
+                    "member {} is Stable at the assignment epoch {} but holds {} instead of its target {}",
+                    m.member_id,
+                    g.assignment_epoch,
+                    describe(&m.held()),
+                    describe(&m.target)
+                ),
+            );
+        }
+    }
+}
+
+fn check_progress(p: &GroupView, g: &GroupView, out: &mut Out<'_>) {
+    for (what, before, after) in [
+        ("group epoch", p.group_epoch, g.group_epoch),
+        ("assignment epoch", p.assignment_epoch, g.assignment_epoch),
+        (
+            "topology epoch",
+            p.topology_epoch.unwrap_or(i32::MIN),
+            g.topology_epoch.unwrap_or(i32::MIN),
+        ),
+    ] {
+        if after < before {
+            out.push(
+                "epochsForward",
+                None,
+                format!("{what} went back from {before} to {after}"),
+            );
+        }
+    }
+    for m in &g.members {
+        let Some(pm) = p.members.iter().find(|x| x.member_id == m.member_id) else {
+            continue;
+        };
+        if m.member_epoch < pm.member_epoch && m.member_epoch > 0 {
+            out.push(
+                "epochsForward",
+                Some(&m.member_id),
+                format!(
+                    "member {} went back from epoch {} to {}",
+                    m.member_id, pm.member_epoch, m.member_epoch
+                ),
+            );
+        }
+        if m.stale {
+            let (now, before) = (m.held(), pm.held());
+            for ((role, n), (_, b)) in now.all().into_iter().zip(before.all()) {
+                let gained: Vec<String> = n.difference(b).map(task_name).collect();
+                if !gained.is_empty() {
+                    out.push(
+                        "staleGainsNothing",
+                        Some(&m.member_id),
+                        format!(
+                            "member {}, whose topology epoch is behind the group's, gained {role} task(s) {}",
+                            m.member_id,
+                            gained.join(", ")
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn describe(r: &Roles) -> String {
+    let part = |s: &BTreeSet<Task>| {
+        let v: Vec<String> = s.iter().map(task_name).collect();
+        format!("[{}]", v.join(", "))
+    };
+    format!(
+        "active {} standby {} warm-up {}",
+        part(&r.active),
+        part(&r.standby),
+        part(&r.warmup)
+    )
+}
+
+/// Liveness, for a snapshot taken after every member kept heartbeating with nothing
+/// changing: each group with a ready topology and a non-stale member is Stable, and
+/// every task of its topology is active on exactly one member.
+pub fn check_settled(current: &SnapshotView) -> Vec<Violation> {
+    let mut all = Vec::new();
+    for g in current.groups.iter().filter(|g| g.streams) {
+        if !g.ready || g.members.iter().all(|m| m.stale) {
+            continue;
+        }
+        let mut out = Out {
+            group: &g.group_id,
+            list: Vec::new(),
+        };
+        if g.state != "Stable" {
+            out.push(
+                "settled",
+                None,
+                format!("the group is {} after settling, not Stable", g.state),
+            );
+        }
+        let mut count: BTreeMap<Task, usize> = BTreeMap::new();
+        for m in &g.members {
+            for t in &m.assignment.active {
+                *count.entry(t.clone()).or_default() += 1;
+            }
+        }
+        let mut missing = Vec::new();
+        for (s, n) in &g.subtopologies {
+            for p in 0..*n {
+                let t = (s.clone(), i32::try_from(p).unwrap_or(i32::MAX));
+                if count.remove(&t).is_none() {
+                    missing.push(task_name(&t));
+                }
+            }
+        }
+        if !missing.is_empty() {
+            out.push(
+                "settled",
+                None,
+                format!(
+                    "after settling, task(s) {} are active on no member",
+                    abbreviate(&missing)
+                ),
+            );
+        }
+        let extra: Vec<String> = count.keys().map(task_name).collect();
+        if !extra.is_empty() {
+            out.push(
+                "settled",
+                None,
+                format!(
+                    "after settling, task(s) {} that the topology does not have are active",
+                    abbreviate(&extra)
+                ),
+            );
+        }
+        all.extend(out.list);
+    }
+    all
+}
+
+fn abbreviate(list: &[String]) -> String {
+    if list.len() <= 10 {
+        list.join(", ")
+    } else {
+        format!("{} and {} more", list[..10].join(", "), list.len() - 10)
+    }
+}
