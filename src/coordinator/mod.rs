@@ -7,6 +7,7 @@
 //! `replay` from recorded state and the recorded cluster.
 
 pub mod cluster_admin;
+pub mod compaction;
 pub mod consumer;
 pub mod describe;
 pub mod events;
@@ -70,6 +71,8 @@ pub struct Coordinator {
     /// How many member ids the seeded generator has produced.
     ids_generated: u64,
     log: Vec<Record>,
+    /// Keys whose latest record is a value (when to compact the log).
+    live_keys: compaction::LiveKeys,
     next_offset: u64,
     /// Events caused by a context's `nowMs` moving the clock; returned by the next `advanceTime`.
     pending_events: Vec<Event>,
@@ -87,6 +90,7 @@ impl Coordinator {
             offsets: BTreeMap::new(),
             ids_generated: 0,
             log: Vec::new(),
+            live_keys: Default::default(),
             next_offset: 0,
             pending_events: Vec::new(),
         }
@@ -110,6 +114,7 @@ impl Coordinator {
         for r in records {
             c.apply(&r);
             c.next_offset = r.offset.saturating_add(1);
+            c.live_keys.note(&r);
             c.log.push(r);
         }
         Ok(c)
@@ -139,7 +144,11 @@ impl Coordinator {
         };
         self.next_offset += 1;
         self.apply(&r);
+        self.live_keys.note(&r);
         self.log.push(r);
+        if compaction::due(self.log.len(), self.live_keys.len()) {
+            compaction::compact(&mut self.log);
+        }
         if watch {
             self.report_new_mismatches(&before);
         }

@@ -26,7 +26,7 @@ mod int64_opt {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(tag = "type")]
 pub enum RecordKey {
     #[serde(rename = "StreamsGroupMetadataKey", rename_all = "camelCase")]
