@@ -10,6 +10,7 @@ pub mod cluster;
 pub mod config;
 pub mod coordinator;
 pub mod invariants;
+pub mod limits;
 pub mod protocol;
 pub mod sim;
 pub mod task;

@@ -40,6 +40,13 @@ impl Coordinator {
             .new_topic(name, num_partitions, replication_factor, configs)
         {
             Ok(t) => {
+                if let Err(m) = crate::limits::check_topic_change(self, &t) {
+                    return CreateTopicResult::error(
+                        name,
+                        crate::protocol::ErrorCode::INVALID_PARTITIONS,
+                        m,
+                    );
+                }
                 let v = topic_value(&t);
                 self.write(
                     RecordKey::Topic {
@@ -63,6 +70,13 @@ impl Coordinator {
         let r = scratch.create_partitions(name, count);
         if r.is_ok() {
             if let Some(t) = scratch.topic(name) {
+                if let Err(m) = crate::limits::check_topic_change(self, t) {
+                    return CreateTopicResult::error(
+                        name,
+                        crate::protocol::ErrorCode::INVALID_PARTITIONS,
+                        m,
+                    );
+                }
                 let v = topic_value(t);
                 self.write(
                     RecordKey::Topic {

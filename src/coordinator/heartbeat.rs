@@ -221,6 +221,7 @@ impl Coordinator {
             ));
         }
         validation::validate_heartbeat(req)?;
+        crate::limits::check_heartbeat(req)?;
         if let Some(t) = &req.topology {
             let denied: Vec<&str> = topology_topics(t)
                 .into_iter()
@@ -463,8 +464,23 @@ impl Coordinator {
         // ---- Checks: nothing changes until they all pass. ----
         let who = static_membership::lookup(group, req)?;
         if joining && who == Who::New {
-            if let (Some(max), Some(g)) = (self.config.group_max_size, group) {
-                if g.members.len() >= max as usize {
+            let max = self
+                .config
+                .group_max_size
+                .map_or(crate::limits::MAX_MEMBERS_PER_GROUP, |m| {
+                    (m as usize).min(crate::limits::MAX_MEMBERS_PER_GROUP)
+                });
+            if group.is_none() && self.groups.len() >= crate::limits::MAX_GROUPS {
+                return Err(ProtocolError::new(
+                    COORDINATOR_NOT_AVAILABLE,
+                    format!(
+                        "This coordinator holds its limit of {} streams groups; group {gid} cannot be created.",
+                        crate::limits::MAX_GROUPS
+                    ),
+                ));
+            }
+            if let Some(g) = group {
+                if g.members.len() >= max {
                     return Err(ProtocolError::new(
                         GROUP_MAX_SIZE_REACHED,
                         format!("The streams group {gid} has reached its maximum size of {max} members."),
@@ -514,7 +530,8 @@ impl Coordinator {
         };
         let new_topology = match (topology_action, &req.topology) {
             (Some(TopologyAction::Store | TopologyAction::Replace), Some(t)) => {
-                crate::topology::configure(t, &self.cluster)?;
+                let configured = crate::topology::configure(t, &self.cluster)?;
+                crate::limits::check_tasks(&configured)?;
                 Some(t)
             }
             _ => None,

@@ -90,6 +90,16 @@ pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 /// Parses JSON text, rejecting duplicate keys (serde_json would keep the last one
 /// silently) and nesting deeper than serde_json's recursion limit.
 pub fn parse(text: &str) -> Result<Value, DecodeError> {
+    if text.len() > crate::limits::MAX_INPUT_BYTES {
+        return Err(DecodeError {
+            path: String::new(),
+            message: format!(
+                "{} bytes of JSON; at most {} are accepted (see README, Limits)",
+                text.len(),
+                crate::limits::MAX_INPUT_BYTES
+            ),
+        });
+    }
     let mut de = serde_json::Deserializer::from_str(text);
     let value = StrictValue
         .deserialize(&mut de)
@@ -202,6 +212,14 @@ impl FromJson for String {
     const PLURAL: &'static str = "strings";
     fn from_json(v: &Value, path: &Path<'_>) -> Result<Self, DecodeError> {
         match v {
+            Value::String(s) if s.len() > crate::limits::MAX_STRING_BYTES => Err(DecodeError::new(
+                path,
+                format!(
+                    "a string of {} bytes; at most {} are accepted (Kafka's STRING limit)",
+                    s.len(),
+                    crate::limits::MAX_STRING_BYTES
+                ),
+            )),
             Value::String(s) => Ok(s.clone()),
             _ => Err(mismatch(v, path, Self::EXPECTED)),
         }

@@ -1,0 +1,222 @@
+//! The largest inputs the module accepts (README, "Limits"). Every limit is checked
+//! before anything changes: beyond one, a message gets the Kafka error that fits
+//! (an answer), and input that is not a message gets a thrown error naming the field.
+//! They sit well above the benchmark grid (10 000 members, 100 000 tasks) and keep
+//! one call's memory and time bounded in a browser tab.
+
+use crate::protocol::{ErrorCode, ProtocolError, StreamsGroupHeartbeatRequest};
+use crate::topology::ConfiguredTopology;
+
+/// JSON text of one input (a JS object is measured as its JSON text).
+pub const MAX_INPUT_BYTES: usize = 32 << 20;
+/// Any string: Kafka's STRING type carries an int16 length.
+pub const MAX_STRING_BYTES: usize = i16::MAX as usize;
+/// Members of one streams group, whatever `groupMaxSize` says (GROUP_MAX_SIZE_REACHED).
+pub const MAX_MEMBERS_PER_GROUP: usize = 10_000;
+/// Streams groups one coordinator holds (COORDINATOR_NOT_AVAILABLE for a new one).
+pub const MAX_GROUPS: usize = 1_000;
+/// Subtopologies of one topology (INVALID_REQUEST).
+pub const MAX_SUBTOPOLOGIES: usize = 1_000;
+/// Entries of each list inside one subtopology (topics, regexes, copartition groups).
+pub const MAX_TOPICS_PER_SUBTOPOLOGY: usize = 10_000;
+/// Tasks of one group's configured topology: a topology, or a topic change, that
+/// would give a group more is refused (STREAMS_INVALID_TOPOLOGY, INVALID_PARTITIONS).
+pub const MAX_TASKS_PER_GROUP: u64 = 1_000_000;
+/// Task entries in each owned-task list and offset list of one heartbeat.
+pub const MAX_TASK_ENTRIES: usize = 1_000_000;
+/// Client tags of one member, and topic configs of one topic.
+pub const MAX_TAGS: usize = 1_000;
+/// Partitions of one topic (INVALID_PARTITIONS), the simulated cluster's own limit.
+pub const MAX_PARTITIONS_PER_TOPIC: i32 = crate::cluster::MAX_PARTITIONS;
+/// Tasks of one stand-alone `assign()` call.
+pub const MAX_ASSIGN_TASKS: u64 = crate::assignor::json::MAX_TASKS;
+/// Simulated processes of one Simulation, and stream threads of one process.
+pub const MAX_SIM_PROCESSES: usize = crate::sim::MAX_PROCESSES;
+pub const MAX_SIM_THREADS: u32 = crate::sim::scenario::MAX_THREADS;
+
+fn too_many(field: &str, n: usize, max: usize) -> ProtocolError {
+    ProtocolError::invalid_request(format!(
+        "{field} has {n} entries; this coordinator accepts at most {max}."
+    ))
+}
+
+/// The size limits of one heartbeat (INVALID_REQUEST naming the field).
+pub fn check_heartbeat(req: &StreamsGroupHeartbeatRequest) -> Result<(), ProtocolError> {
+    let entries = |l: &Option<Vec<crate::protocol::TaskIds>>| {
+        l.iter()
+            .flatten()
+            .map(|t| t.partitions.len())
+            .fold(0usize, usize::saturating_add)
+    };
+    for (field, list) in [
+        ("ActiveTasks", &req.active_tasks),
+        ("StandbyTasks", &req.standby_tasks),
+        ("WarmupTasks", &req.warmup_tasks),
+    ] {
+        let n = entries(list);
+        if n > MAX_TASK_ENTRIES {
+            return Err(too_many(field, n, MAX_TASK_ENTRIES));
+        }
+    }
+    for (field, list) in [
+        ("TaskOffsets", &req.task_offsets),
+        ("TaskEndOffsets", &req.task_end_offsets),
+    ] {
+        let n = list.as_ref().map_or(0, Vec::len);
+        if n > MAX_TASK_ENTRIES {
+            return Err(too_many(field, n, MAX_TASK_ENTRIES));
+        }
+    }
+    if let Some(tags) = &req.client_tags {
+        if tags.len() > MAX_TAGS {
+            return Err(too_many("ClientTags", tags.len(), MAX_TAGS));
+        }
+    }
+    if let Some(t) = &req.topology {
+        if t.subtopologies.len() > MAX_SUBTOPOLOGIES {
+            return Err(too_many(
+                "Topology.Subtopologies",
+                t.subtopologies.len(),
+                MAX_SUBTOPOLOGIES,
+            ));
+        }
+        for (i, s) in t.subtopologies.iter().enumerate() {
+            for (field, n) in [
+                ("SourceTopics", s.source_topics.len()),
+                ("SourceTopicRegex", s.source_topic_regex.len()),
+                ("StateChangelogTopics", s.state_changelog_topics.len()),
+                ("RepartitionSinkTopics", s.repartition_sink_topics.len()),
+                ("RepartitionSourceTopics", s.repartition_source_topics.len()),
+                ("CopartitionGroups", s.copartition_groups.len()),
+            ] {
+                if n > MAX_TOPICS_PER_SUBTOPOLOGY {
+                    return Err(too_many(
+                        &format!("Topology.Subtopologies[{i}].{field}"),
+                        n,
+                        MAX_TOPICS_PER_SUBTOPOLOGY,
+                    ));
+                }
+            }
+            for t in s
+                .state_changelog_topics
+                .iter()
+                .chain(&s.repartition_source_topics)
+            {
+                if t.topic_configs.len() > MAX_TAGS {
+                    return Err(too_many(
+                        &format!("Topology.Subtopologies[{i}] topic {} TopicConfigs", t.name),
+                        t.topic_configs.len(),
+                        MAX_TAGS,
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// How many tasks a configured topology has.
+pub fn task_count(c: &ConfiguredTopology) -> u64 {
+    c.subtopologies
+        .iter()
+        .map(|s| u64::from(s.num_tasks))
+        .fold(0, u64::saturating_add)
+}
+
+/// STREAMS_INVALID_TOPOLOGY when a configured topology has too many tasks.
+pub fn check_tasks(c: &ConfiguredTopology) -> Result<(), ProtocolError> {
+    let n = task_count(c);
+    if n > MAX_TASKS_PER_GROUP {
+        return Err(ProtocolError::new(
+            ErrorCode::STREAMS_INVALID_TOPOLOGY,
+            format!(
+                "The topology has {n} tasks on this cluster; this coordinator accepts at most {MAX_TASKS_PER_GROUP} per group."
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a topic (new, or with more partitions) that would give some group more
+/// than `MAX_TASKS_PER_GROUP` tasks (answered as INVALID_PARTITIONS by the caller).
+pub(crate) fn check_topic_change(
+    c: &crate::coordinator::Coordinator,
+    topic: &crate::cluster::TopicMetadata,
+) -> Result<(), String> {
+    let reads = |t: &crate::protocol::Topology| {
+        t.subtopologies.iter().any(|s| {
+            !s.source_topic_regex.is_empty() || s.source_topics.iter().any(|n| *n == topic.name)
+        })
+    };
+    let groups: Vec<_> = c
+        .groups
+        .values()
+        .filter(|g| g.topology.as_ref().is_some_and(reads))
+        .collect();
+    if groups.is_empty() {
+        return Ok(());
+    }
+    let mut scratch = c.cluster.clone();
+    scratch.topics.insert(topic.name.clone(), topic.clone());
+    for g in groups {
+        let Some(t) = &g.topology else { continue };
+        if let Ok(cfg) = crate::topology::configure(t, &scratch) {
+            let n = task_count(&cfg);
+            if n > MAX_TASKS_PER_GROUP {
+                return Err(format!(
+                    "With {} partitions in topic {}, group {} would have {n} tasks; this coordinator accepts at most {MAX_TASKS_PER_GROUP} per group.",
+                    topic.num_partitions, topic.name, g.group_id
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{KeyValue, Subtopology, Topology};
+
+    #[test]
+    fn heartbeat_lists_beyond_the_limits_name_their_field() {
+        let mut req = StreamsGroupHeartbeatRequest {
+            client_tags: Some(vec![
+                KeyValue {
+                    key: "k".into(),
+                    value: "v".into()
+                };
+                MAX_TAGS + 1
+            ]),
+            ..Default::default()
+        };
+        let e = check_heartbeat(&req).unwrap_err();
+        assert_eq!(e.code, ErrorCode::INVALID_REQUEST);
+        assert_eq!(
+            e.message,
+            "ClientTags has 1001 entries; this coordinator accepts at most 1000."
+        );
+        req.client_tags = None;
+        req.topology = Some(Topology {
+            epoch: 0,
+            subtopologies: vec![Subtopology::default(); MAX_SUBTOPOLOGIES + 1],
+        });
+        let e = check_heartbeat(&req).unwrap_err();
+        assert!(e
+            .message
+            .starts_with("Topology.Subtopologies has 1001 entries"));
+        req.topology = Some(Topology {
+            epoch: 0,
+            subtopologies: vec![Subtopology {
+                source_topics: vec![String::new(); MAX_TOPICS_PER_SUBTOPOLOGY + 1],
+                ..Default::default()
+            }],
+        });
+        let e = check_heartbeat(&req).unwrap_err();
+        assert!(e
+            .message
+            .starts_with("Topology.Subtopologies[0].SourceTopics has 10001 entries"));
+        req.topology = None;
+        assert_eq!(check_heartbeat(&req), Ok(()));
+    }
+}
