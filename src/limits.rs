@@ -143,16 +143,9 @@ pub(crate) fn check_topic_change(
     c: &crate::coordinator::Coordinator,
     topic: &crate::cluster::TopicMetadata,
 ) -> Result<(), String> {
-    let reads = |t: &crate::protocol::Topology| {
-        t.subtopologies.iter().any(|s| {
-            !s.source_topic_regex.is_empty() || s.source_topics.iter().any(|n| *n == topic.name)
-        })
-    };
-    let groups: Vec<_> = c
-        .groups
-        .values()
-        .filter(|g| g.topology.as_ref().is_some_and(reads))
-        .collect();
+    // Every group with a topology: names, regexes and inferred repartition counts may
+    // all bring the topic in.
+    let groups: Vec<_> = c.groups.values().filter(|g| g.topology.is_some()).collect();
     if groups.is_empty() {
         return Ok(());
     }
