@@ -530,11 +530,72 @@ export declare class Simulation {
   step(ms: number): SimulationEvent[];
   /** Steps until every group is Stable, or `maxMs` have passed. */
   runUntilStable(maxMs: number): SimulationEvent[];
-  /** The Coordinator underneath. */
+  /**
+   * The Coordinator underneath, as of now: a copy rebuilt from its records, which
+   * answers every call as the simulation's own would. Change the simulated world through
+   * the Simulation's calls, so that its scenario records them.
+   */
   readonly coordinator: Coordinator;
   /** The coordinator's snapshot plus each simulated client's own view. */
   snapshot(): Snapshot;
+  /** A simulation that plays a scenario (configs plus timed actions). */
+  static fromScenario(scenario: Scenario | string): Simulation;
+  /** Decodes a scenario (defaults filled in); throws an Error naming the bad field. */
+  static checkScenario(scenario: Scenario | string): Scenario;
+  /** The playground's preset scenarios. */
+  static presets(): { name: string; title: string; description: string; scenario: Scenario }[];
+  /** The scenario as recorded so far: replaying it gives the same events. */
+  scenario(): Scenario;
+  createTopics(topics: { name: string; numPartitions: number }[] | string): SimulationEvent[];
+  deleteTopics(names: string[] | string): SimulationEvent[];
+  setAssignor(name: AssignorName | string): SimulationEvent[];
+  setStandbyReplicas(n: number): SimulationEvent[];
+  /** Sends a hand-made heartbeat now (recorded into the scenario); returns the response. */
+  sendHeartbeat(request: StreamsGroupHeartbeatRequest | string): StreamsGroupHeartbeatResponse;
+  /** Runs the next moment at which anything is due, at most `maxMs` ahead (default 1 h). */
+  stepNext(maxMs?: number | null): SimulationEvent[];
+  /** When something is next due (ms on the simulated clock), or undefined. */
+  nextDue(): number | undefined;
+  now(): number;
+  /** Every group Stable and every simulated member done reconciling. */
+  isStable(): boolean;
   free(): void;
+}
+
+/** A timed action of a scenario: `{ atMs, type, ... }`. */
+export type ScenarioAction = { atMs?: number } & (
+  | ({ type: "addProcess" } & ProcessSpec)
+  | { type: "stopProcess"; processId: string }
+  | { type: "crashProcess"; processId: string }
+  | { type: "restartProcess"; processId: string; changes?: Omit<ProcessSpec, "processId"> & { newMember?: boolean } }
+  | { type: "createTopics"; topics: { name: string; numPartitions: number }[] }
+  | { type: "deleteTopics"; names: string[] }
+  | { type: "setAssignor"; assignor: AssignorName | string }
+  | { type: "setStandbyReplicas"; numStandbyReplicas: number }
+  | { type: "heartbeat"; request: StreamsGroupHeartbeatRequest }
+);
+
+/** Plain JSON: replaying it gives the same event log. Every field is optional. */
+export interface Scenario {
+  name?: string;
+  title?: string;
+  description?: string;
+  narration?: { atMs: number; text: string }[];
+  groupId?: string;
+  config?: CoordinatorConfig;
+  /** How the simulated clients take their time. */
+  client?: {
+    revocationDelayMs?: number;
+    assignmentDelayMs?: number;
+    restoreRecordsPerSec?: number;
+    changelogEndOffset?: number;
+    restartDelayMs?: number;
+    rebalanceTimeoutMs?: number;
+  };
+  topics?: { name: string; numPartitions: number }[];
+  topology?: Topology;
+  actions?: ScenarioAction[];
+  endMs?: number;
 }
 
 // ---------------------------------------------------------------------------------

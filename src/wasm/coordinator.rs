@@ -134,6 +134,11 @@ pub struct Coordinator {
 }
 
 impl Coordinator {
+    /// Wraps a core coordinator (the Simulation hands out a copy of its own).
+    pub(crate) fn from_core(inner: Core) -> Coordinator {
+        Coordinator { inner }
+    }
+
     fn ctx(&self, v: &JsValue) -> Result<RequestContext, JsError> {
         let ctx = context(v)?;
         self.inner.check_context(&ctx).map_err(err)?;

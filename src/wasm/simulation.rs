@@ -210,6 +210,19 @@ impl Simulation {
         self.inner.next_due().map(|t| t as f64)
     }
 
+    /// The coordinator underneath, as of now: a copy rebuilt from its records (a
+    /// fail-over copy, which answers every call exactly as the simulation's own would).
+    /// Query it freely; change the simulated world through the Simulation's calls
+    /// (`sendHeartbeat`, `createTopics`, ...) so that the scenario records them.
+    #[wasm_bindgen(getter)]
+    pub fn coordinator(&self) -> Result<crate::wasm::coordinator::Coordinator, JsError> {
+        let c = &self.inner.coordinator;
+        let copy =
+            crate::coordinator::Coordinator::from_records(c.config.clone(), c.records().to_vec())
+                .map_err(err)?;
+        Ok(crate::wasm::coordinator::Coordinator::from_core(copy))
+    }
+
     pub fn now(&self) -> f64 {
         self.inner.now() as f64
     }

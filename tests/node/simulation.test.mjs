@@ -1,0 +1,105 @@
+// The Simulation through its JS binding (the Node build of the package): the calls the
+// playground and users make, their errors, and replaying a recorded scenario.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+const { Simulation, Coordinator } = require("../../pkg/dist/node/streams_rebalance.js");
+
+const TOPOLOGY = { epoch: 0, subtopologies: [{ subtopologyId: "0", sourceTopics: ["input"] }] };
+
+function tasks(list) {
+  return list.flatMap((t) => t.partitions.map((p) => `${t.subtopologyId}_${p}`));
+}
+
+test("processes join, share the tasks and the group settles", () => {
+  const sim = Simulation.fromScenario({ groupId: "g", topics: [{ name: "input", numPartitions: 6 }], topology: TOPOLOGY });
+  assert.equal(sim.addProcess(), "A");
+  assert.equal(sim.addProcess({ processId: "B", threads: 2, rackId: "r1", clientTags: { zone: "z" } }), "B");
+  const events = sim.runUntilStable(120000);
+  assert.ok(sim.isStable());
+  const joins = events.filter((e) => e.kind === "heartbeat" && e.request.memberEpoch === 0);
+  assert.deepEqual(joins.map((e) => e.memberId), ["A-1", "B-1", "B-2"]);
+  for (const e of joins) assert.equal(e.response.errorCode, 0);
+  const snap = sim.snapshot();
+  assert.equal(snap.group.groupState, "Stable");
+  const running = snap.processes.flatMap((p) => p.members.flatMap((m) => tasks(m.activeTasks))).sort();
+  assert.deepEqual(running, ["0_0", "0_1", "0_2", "0_3", "0_4", "0_5"]);
+  assert.deepEqual(snap.processes[1].clientTags, [{ key: "zone", value: "z" }]);
+  // The coordinator underneath answers as the simulation's own.
+  const c = sim.coordinator;
+  assert.ok(c instanceof Coordinator);
+  const d = c.describe(["g"]);
+  assert.equal(d.groups[0].groupEpoch, snap.group.groupEpoch);
+  assert.equal(d.groups[0].members.length, 3);
+  c.free();
+  sim.free();
+});
+
+test("a recorded simulation replays to the same events", () => {
+  const sim = Simulation.fromScenario({ topics: [{ name: "input", numPartitions: 4 }], topology: TOPOLOGY });
+  const log = [];
+  sim.addProcess({ processId: "A" });
+  log.push(...sim.step(10000));
+  sim.addProcess({ processId: "B", instanceId: "b" });
+  log.push(...sim.step(10000));
+  log.push(...sim.restartProcess("B"));
+  log.push(...sim.step(10000));
+  log.push(...sim.crashProcess("A"));
+  log.push(...sim.step(60000));
+  const scenario = sim.scenario();
+  assert.deepEqual(scenario.actions.map((a) => [a.atMs, a.type]), [[0, "addProcess"], [10000, "addProcess"], [20000, "restartProcess"], [30000, "crashProcess"]]);
+  const again = Simulation.fromScenario(JSON.stringify(scenario));
+  const replay = again.step(90000);
+  const strip = (events) => events.filter((e) => e.kind !== "action").map((e) => JSON.stringify({ ...e, seq: 0 }));
+  assert.deepEqual(strip(replay), strip(log));
+  assert.deepEqual(again.snapshot(), sim.snapshot());
+  assert.ok(replay.some((e) => e.kind === "sessionTimeout" && e.memberId === "A-1"), "the crashed member times out");
+  sim.free();
+  again.free();
+});
+
+test("bad input throws an Error naming the field and changes nothing", () => {
+  const sim = new Simulation({ assignor: "sticky" });
+  const before = JSON.stringify(sim.scenario());
+  assert.throws(() => sim.addProcess({ threads: 0 }), /invalid process: threads: 0 is out of range/);
+  assert.throws(() => sim.addProcess({ colour: "red" }), /colour: unknown field/);
+  assert.throws(() => sim.stopProcess("nobody"), /unknown process "nobody"/);
+  assert.throws(() => sim.setAssignor("magic"), /unknown assignor "magic"/);
+  assert.throws(() => sim.setStandbyReplicas(1.5), /expected an integer/);
+  assert.throws(() => sim.step(-1), /out of range/);
+  assert.throws(() => sim.createTopics([{ name: "x" }]), /numPartitions: missing required field/);
+  assert.throws(() => Simulation.fromScenario({ actions: [{ type: "explode" }] }), /actions\[0\]\.type: unknown action type/);
+  assert.throws(() => new Simulation({ heartbeatIntervalMs: 0 }), /heartbeatIntervalMs/);
+  assert.throws(() => sim.sendHeartbeat({ groupId: 1 }), /groupId: expected a string/);
+  assert.equal(JSON.stringify(sim.scenario()), before);
+  sim.free();
+});
+
+test("hand-made heartbeats, topics and group configs are recorded", () => {
+  const sim = Simulation.fromScenario({ groupId: "g", topology: TOPOLOGY });
+  sim.addProcess({ processId: "A" });
+  sim.step(1000);
+  let snap = sim.snapshot();
+  assert.equal(snap.group.groupState, "NotReady");
+  assert.equal(snap.processes[0].members[0].statuses[0].statusCode, 1, "MISSING_SOURCE_TOPICS");
+  const created = sim.createTopics([{ name: "input", numPartitions: 2 }]);
+  assert.equal(created[0].kind, "action");
+  const failed = sim.createTopics([{ name: "input", numPartitions: 2 }]);
+  assert.equal(failed[0].kind, "actionFailed");
+  assert.match(failed[0].detail, /already exists/);
+  sim.setAssignor("highly_available");
+  sim.setStandbyReplicas(1);
+  sim.runUntilStable(60000);
+  snap = sim.snapshot();
+  assert.equal(snap.group.groupState, "Stable");
+  assert.equal(snap.assignor, "highly_available");
+  assert.equal(snap.numStandbyReplicas, 1);
+  const resp = sim.sendHeartbeat({ groupId: "g", memberId: "ghost", memberEpoch: 3 });
+  assert.equal(resp.errorCode, 25, "UNKNOWN_MEMBER_ID");
+  const types = sim.scenario().actions.map((a) => a.type);
+  assert.deepEqual(types, ["addProcess", "createTopics", "createTopics", "setAssignor", "setStandbyReplicas", "heartbeat"]);
+  assert.ok(Simulation.presets().length >= 7);
+  sim.free();
+});
