@@ -320,12 +320,9 @@ export function renderMarkers(container, frames) {
   const items = [];
   frames.forEach((f, i) => {
     if (!f.marks) return;
-    let row = 0;
-    for (const k of order) {
-      if (!f.marks.has(k)) continue;
-      items.push(el("i", { class: `m ${k}`, style: `left:${(i / n) * 100}%;top:${Math.min(row, 1) * 2}px`, title: `step ${i}: ${k}` }));
-      row++;
-    }
+    order.forEach((k, row) => {
+      if (f.marks.has(k)) items.push(el("i", { class: `m ${k}`, style: `left:${(i / n) * 100}%;top:${row * 4}px`, title: `step ${i}: ${k}` }));
+    });
   });
   container.replaceChildren(...items);
 }
