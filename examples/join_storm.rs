@@ -75,13 +75,22 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1000);
     let assignor = args.get(2).cloned().unwrap_or_else(|| "sticky".into());
-    let mut c = Coordinator::new(CoordinatorConfig { assignor, ..Default::default() });
+    let mut c = Coordinator::new(CoordinatorConfig {
+        assignor,
+        ..Default::default()
+    });
     for i in 0..10 {
         c.create_topic(&format!("topic-{i}"), 1000, -1, Default::default());
     }
     let ctx = RequestContext::default();
     let mut members: Vec<Member> = (0..n)
-        .map(|i| Member { id: format!("member-{i:04}"), epoch: 0, active: vec![], standby: vec![], warmup: vec![] })
+        .map(|i| Member {
+            id: format!("member-{i:04}"),
+            epoch: 0,
+            active: vec![],
+            standby: vec![],
+            warmup: vec![],
+        })
         .collect();
     let start = Instant::now();
     let mut beats = 0usize;
@@ -97,14 +106,19 @@ fn main() {
             heartbeat(&mut c, m, &ctx);
             beats += 1;
         }
-        let state = c.streams_group("storm").map(|g| g.state().name()).unwrap_or("?");
+        let state = c
+            .streams_group("storm")
+            .map(|g| g.state().name())
+            .unwrap_or("?");
         if state == "Stable" || rounds > 50 {
             break;
         }
     }
     let total = start.elapsed();
     let records = c.records().len();
-    let json = serde_json::to_string(c.records()).map(|s| s.len()).unwrap_or(0);
+    let json = serde_json::to_string(c.records())
+        .map(|s| s.len())
+        .unwrap_or(0);
     println!(
         "join storm: {n} members, 10000 tasks: joins {:.2} s, until Stable {:.2} s ({rounds} rounds, {beats} heartbeats); {records} records, {:.1} MB as JSON; peak RSS {} MB",
         joined.as_secs_f64(),

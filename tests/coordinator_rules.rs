@@ -784,3 +784,31 @@ fn time_never_goes_back() {
     );
     assert_eq!(c.now(), 10);
 }
+
+#[test]
+fn the_cached_assignor_input_equals_one_built_from_scratch() {
+    let mut c = setup(8);
+    let mut a = Client::new("app", "a", topology(0, "input"));
+    let mut b = Client::new("app", "b", topology(0, "input"));
+    let mut d = Client::new("app", "d", topology(0, "input"));
+    converge(&mut c, &mut [&mut a, &mut b, &mut d], 10);
+    b.leave(&mut c);
+    converge(&mut c, &mut [&mut a, &mut d], 10);
+    c.create_topics(&[("input2".into(), 8)]);
+    let mut e = Client::new(
+        "app",
+        "e",
+        Topology {
+            epoch: 1,
+            subtopologies: vec![subtopology("0", "input2")],
+        },
+    );
+    e.heartbeat(&mut c);
+    converge(&mut c, &mut [&mut a, &mut d, &mut e], 10);
+    let g = c.streams_group("app").unwrap();
+    let cfg = g.ready_topology().unwrap();
+    assert_eq!(
+        g.spec,
+        Some(streams_rebalance::coordinator::target_assignment::group_spec(g, cfg))
+    );
+}

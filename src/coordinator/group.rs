@@ -72,6 +72,8 @@ pub struct StreamsGroup {
     /// Bumped whenever what `partitionsByUserEndpoint` shows may have changed.
     pub endpoints_version: u64,
     pub endpoints_cache: Option<(u64, Arc<Vec<EndpointToPartitions>>, u64)>,
+    /// The assignor's input while the topology is ready (see `target_assignment`).
+    pub spec: Option<crate::assignor::GroupSpec>,
 }
 
 impl StreamsGroup {

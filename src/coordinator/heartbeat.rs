@@ -560,8 +560,9 @@ impl Coordinator {
             if let Some(cfg) = group.and_then(|g| g.ready_topology()) {
                 for (field, list) in [("ActiveTasks", a), ("StandbyTasks", s), ("WarmupTasks", w)] {
                     for t in list {
+                        let tasks = cfg.subtopology(&t.subtopology_id).map(|s| s.num_tasks);
                         for &p in &t.partitions {
-                            if !cfg.has_task(&t.subtopology_id, p) {
+                            if !tasks.is_some_and(|n| p >= 0 && (p as u32) < n) {
                                 return Err(ProtocolError::invalid_request(format!(
                                     "{field} contains task {}_{}, which is not a task of the group's topology.",
                                     t.subtopology_id, p
@@ -909,11 +910,11 @@ impl Coordinator {
             }
             _ => None,
         };
-        let reported = runtime
-            .as_ref()
-            .map(|r| &r.reported)
-            .unwrap_or(&m.runtime.reported);
-        let send_tasks = joining || lost_response || *reported != m.current.assigned;
+        let acked = match &runtime {
+            Some(r) => r.reported == m.current.assigned,
+            None => m.acked,
+        };
+        let send_tasks = joining || lost_response || !acked;
         let (active, standby, warmup) = if send_tasks {
             let (a, s, w) = m.current.assigned.to_wire();
             (Some(a), Some(s), Some(w))

@@ -114,14 +114,22 @@ pub struct StreamsMember {
     /// Soft state: the group's endpoint-information version this member was last
     /// checked against (not recorded; after a rebuild the hash decides).
     pub endpoints_seen_version: Option<u64>,
+    /// Soft state: whether the member last reported owning exactly its assignment
+    /// (kept by replay, so a steady heartbeat need not compare task sets).
+    pub acked: bool,
 }
 
 impl StreamsMember {
     pub fn new(member_id: &str) -> Self {
         StreamsMember {
             member_id: member_id.to_owned(),
+            acked: true,
             ..Default::default()
         }
+    }
+
+    pub fn update_acked(&mut self) {
+        self.acked = self.runtime.reported == self.current.assigned;
     }
 
     /// Reconciled to `epoch` with nothing in flight.

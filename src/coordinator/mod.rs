@@ -144,14 +144,38 @@ impl Coordinator {
         };
         self.next_offset += 1;
         self.apply(&r);
+        self.append(r);
+        if watch {
+            self.report_new_mismatches(&before);
+        }
+    }
+
+    /// Appends a record whose effect is already applied, compacting when due.
+    fn append(&mut self, r: Record) {
         self.live_keys.note(&r);
         self.log.push(r);
         if compaction::due(self.log.len(), self.live_keys.len()) {
             compaction::compact(&mut self.log);
         }
-        if watch {
-            self.report_new_mismatches(&before);
-        }
+    }
+
+    /// Writes a record whose effect the caller applies itself (moving a value into
+    /// the state instead of decoding the record again): `apply_moved` must leave the
+    /// state exactly as `apply` of the record would.
+    pub(crate) fn write_applied(
+        &mut self,
+        key: RecordKey,
+        value: Option<RecordValue>,
+        apply_moved: impl FnOnce(&mut Self),
+    ) {
+        let r = Record {
+            offset: self.next_offset,
+            key,
+            value,
+        };
+        self.next_offset += 1;
+        apply_moved(self);
+        self.append(r);
     }
 
     /// Replaces the events waiting for the next `advance_time`, as a record (a rebuilt

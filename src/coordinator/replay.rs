@@ -9,6 +9,7 @@ use super::member::{
 };
 use super::offsets::CommittedOffset;
 use super::records::*;
+use super::target_assignment::refresh_member;
 use super::tasks::TasksTuple;
 use super::Coordinator;
 use crate::cluster::{Acl, Cluster, Operation, ResourceType, TopicMetadata};
@@ -42,6 +43,7 @@ pub(crate) fn reconfigure(g: &mut StreamsGroup, cluster: &Cluster) {
         }
     }
     g.endpoints_version += 1;
+    super::target_assignment::refresh_all(g);
 }
 
 fn offsets_map(list: &[TaskOffset]) -> BTreeMap<TaskId, i64> {
@@ -289,6 +291,7 @@ impl Coordinator {
                     g.static_members.insert(i, member_id.clone());
                 }
                 g.endpoints_version += 1;
+                refresh_member(g, member_id);
             }
             (
                 RecordKey::MemberMetadata {
@@ -308,6 +311,7 @@ impl Coordinator {
                         }
                     }
                     g.endpoints_version += 1;
+                    refresh_member(g, member_id);
                 }
             }
             (RecordKey::TargetAssignmentMetadata { group_id }, v) => {
@@ -367,10 +371,12 @@ impl Coordinator {
                 let m = self.streams_member_mut(group_id, member_id);
                 let held_old = m.current.assigned.union(&m.current.pending_revocation);
                 m.current = next;
+                m.update_acked();
                 let g = self.streams_group_mut(group_id);
                 g.release(member_id, &held_old);
                 g.hold(member_id, &held_new);
                 g.endpoints_version += 1;
+                refresh_member(g, member_id);
             }
             (
                 RecordKey::MemberRuntime {
@@ -398,11 +404,15 @@ impl Coordinator {
                             .and_then(|g| g.members.get_mut(member_id))
                         {
                             m.runtime = MemberRuntime::default();
+                            m.update_acked();
                         }
                         return;
                     }
                 };
-                self.streams_member_mut(group_id, member_id).runtime = runtime;
+                let m = self.streams_member_mut(group_id, member_id);
+                m.runtime = runtime;
+                m.update_acked();
+                refresh_member(self.streams_group_mut(group_id), member_id);
             }
             (
                 RecordKey::MemberTimers {

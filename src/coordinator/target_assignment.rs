@@ -2,18 +2,62 @@
 //! the group epoch is ahead of the assignment epoch; empty for everyone while the
 //! group is NotReady. The coordinator itself enforces that a member whose topology
 //! epoch is behind the group's never gains a task, whatever the assignor says.
+//!
+//! The assignor's input is kept in the group (soft state, refreshed by replay for the
+//! members that change), so a new target costs the assignor and the changed members,
+//! not a copy of the whole group.
 
 use super::group::StreamsGroup;
+use super::member::StreamsMember;
 use super::records::{RecordKey, RecordValue, TargetAssignmentMetadataValue};
 use super::replay::target_value;
 use super::tasks::{Role, TasksTuple};
 use super::Coordinator;
 use crate::assignor::{AssignmentConfig, GroupSpec, MemberSpec, SubtopologySpec};
+use crate::task::TaskSet;
 use crate::topology::ConfiguredTopology;
-use std::collections::BTreeMap;
 
-/// The assignor's input: subtopologies sorted by id, members sorted by id with the
-/// tasks they currently hold that still exist.
+/// Whether every task of `set` exists in the configured topology.
+fn all_exist(set: &TaskSet, cfg: &ConfiguredTopology) -> bool {
+    set.subtopologies().all(|(s, ps)| {
+        cfg.subtopology(s).is_some_and(|sub| {
+            ps.last()
+                .is_none_or(|p| *p >= 0 && (*p as u32) < sub.num_tasks)
+        })
+    })
+}
+
+/// `set` restricted to tasks of the configured topology (no copy work when all exist).
+fn existing(set: &TaskSet, cfg: &ConfiguredTopology) -> TaskSet {
+    let mut s = set.clone();
+    if !all_exist(set, cfg) {
+        s.retain(|sub, p| cfg.has_task(sub, p));
+    }
+    s
+}
+
+pub fn member_spec(m: &StreamsMember, cfg: &ConfiguredTopology) -> MemberSpec {
+    MemberSpec {
+        member_id: m.member_id.clone(),
+        process_id: m.meta.process_id.clone(),
+        topology_epoch: m.meta.topology_epoch,
+        rack_id: m.meta.rack_id.clone(),
+        client_tags: m
+            .meta
+            .client_tags
+            .iter()
+            .map(|kv| (kv.key.clone(), kv.value.clone()))
+            .collect(),
+        active: existing(&m.current.assigned.active, cfg),
+        standby: existing(&m.current.assigned.standby, cfg),
+        warmup: existing(&m.current.assigned.warmup, cfg),
+        task_offsets: m.runtime.task_offsets.clone(),
+        task_end_offsets: m.runtime.task_end_offsets.clone(),
+    }
+}
+
+/// The assignor's input from scratch: subtopologies sorted by id, members sorted by
+/// id with the tasks they currently hold that still exist.
 pub fn group_spec(g: &StreamsGroup, cfg: &ConfiguredTopology) -> GroupSpec {
     GroupSpec {
         subtopologies: cfg
@@ -25,79 +69,85 @@ pub fn group_spec(g: &StreamsGroup, cfg: &ConfiguredTopology) -> GroupSpec {
                 stateful: s.stateful,
             })
             .collect(),
-        members: g
-            .members
-            .values()
-            .map(|m| {
-                let existing = |set: &crate::task::TaskSet| {
-                    let mut s = set.clone();
-                    s.retain(|sub, p| cfg.has_task(sub, p));
-                    s
-                };
-                MemberSpec {
-                    member_id: m.member_id.clone(),
-                    process_id: m.meta.process_id.clone(),
-                    topology_epoch: m.meta.topology_epoch,
-                    rack_id: m.meta.rack_id.clone(),
-                    client_tags: m
-                        .meta
-                        .client_tags
-                        .iter()
-                        .map(|kv| (kv.key.clone(), kv.value.clone()))
-                        .collect(),
-                    active: existing(&m.current.assigned.active),
-                    standby: existing(&m.current.assigned.standby),
-                    warmup: existing(&m.current.assigned.warmup),
-                    task_offsets: m.runtime.task_offsets.clone(),
-                    task_end_offsets: m.runtime.task_end_offsets.clone(),
-                }
-            })
-            .collect(),
+        members: g.members.values().map(|m| member_spec(m, cfg)).collect(),
         topology_epoch: g.topology_epoch().unwrap_or(0),
     }
 }
 
+/// Keeps the group's cached assignor input in step with one member (called by replay).
+pub(crate) fn refresh_member(g: &mut StreamsGroup, member_id: &str) {
+    let Some(spec) = g.spec.as_mut() else {
+        return;
+    };
+    let pos = spec
+        .members
+        .binary_search_by(|m| m.member_id.as_str().cmp(member_id));
+    let fresh = match (&g.configured, g.members.get(member_id)) {
+        (Some(Ok(cfg)), Some(m)) if cfg.is_ready() => Some(member_spec(m, cfg)),
+        _ => None,
+    };
+    match (pos, fresh) {
+        (Ok(i), Some(f)) => spec.members[i] = f,
+        (Err(i), Some(f)) => spec.members.insert(i, f),
+        (Ok(i), None) => {
+            spec.members.remove(i);
+        }
+        (Err(_), None) => {}
+    }
+}
+
+/// Rebuilds the cached assignor input (topology or configuration changed).
+pub(crate) fn refresh_all(g: &mut StreamsGroup) {
+    g.spec = g.ready_topology().map(|cfg| group_spec(g, cfg));
+}
+
 /// Runs the assignor and applies the coordinator's own guarantees: only tasks of the
 /// topology, and a stale member keeps at most what it already holds, role by role.
+/// Returns the members whose target changes, with their new target.
 pub fn compute(
     g: &StreamsGroup,
     assignor_name: &str,
     config: &AssignmentConfig,
-) -> BTreeMap<String, TasksTuple> {
-    let mut out: BTreeMap<String, TasksTuple> = g
-        .members
-        .keys()
-        .map(|id| (id.clone(), TasksTuple::default()))
-        .collect();
-    let Some(cfg) = g.ready_topology() else {
-        return out;
+) -> Vec<(String, TasksTuple)> {
+    let empty = TasksTuple::default();
+    let changed = |id: &String, t: &TasksTuple| g.target.get(id) != Some(t);
+    let (Some(cfg), Some(spec)) = (g.ready_topology(), g.spec.as_ref()) else {
+        return g
+            .members
+            .keys()
+            .filter(|id| changed(id, &empty))
+            .map(|id| (id.clone(), TasksTuple::default()))
+            .collect();
     };
     let Some(assignor) =
         crate::assignor::by_name(assignor_name).or_else(|| crate::assignor::by_name("sticky"))
     else {
-        return out;
+        return Vec::new();
     };
-    let spec = group_spec(g, cfg);
-    let result = assignor.assign(&spec, config);
-    for (id, slot) in out.iter_mut() {
-        let Some(a) = result.members.get(id) else {
-            continue;
-        };
-        let Some(m) = g.members.get(id) else {
-            continue;
+    let mut result = assignor.assign(spec, config);
+    let mut out = Vec::new();
+    for (id, m) in &g.members {
+        let mut t = match result.members.remove(id) {
+            Some(a) => TasksTuple {
+                active: a.active,
+                standby: a.standby,
+                warmup: a.warmup,
+            },
+            None => TasksTuple::default(),
         };
         let stale = g.is_stale(m);
-        let mut t = TasksTuple {
-            active: a.active.clone(),
-            standby: a.standby.clone(),
-            warmup: a.warmup.clone(),
-        };
         for role in Role::ALL {
-            let held = m.current.assigned.get(role);
-            t.get_mut(role)
-                .retain(|s, p| cfg.has_task(s, p) && (!stale || held.contains(s, p)));
+            let set = t.get_mut(role);
+            if stale {
+                let held = m.current.assigned.get(role);
+                set.retain(|s, p| cfg.has_task(s, p) && held.contains(s, p));
+            } else if !all_exist(set, cfg) {
+                set.retain(|s, p| cfg.has_task(s, p));
+            }
         }
-        *slot = t;
+        if changed(id, &t) {
+            out.push((id.clone(), t));
+        }
     }
     out
 }
@@ -119,19 +169,9 @@ impl Coordinator {
             return;
         };
         let epoch = g.group_epoch;
-        let next = compute(g, &self.config.assignor, &acfg);
-        let changed: Vec<(String, TasksTuple)> = next
-            .into_iter()
-            .filter(|(id, t)| g.target.get(id) != Some(t))
-            .collect();
+        let changed = compute(g, &self.config.assignor, &acfg);
         for (id, t) in changed {
-            self.write(
-                RecordKey::TargetAssignmentMember {
-                    group_id: group_id.to_owned(),
-                    member_id: id,
-                },
-                Some(RecordValue::TargetAssignmentMember(target_value(&t))),
-            );
+            self.write_target(group_id, id, t);
         }
         self.write(
             RecordKey::TargetAssignmentMetadata {
@@ -143,5 +183,20 @@ impl Coordinator {
                 },
             )),
         );
+    }
+
+    /// Writes a member's target and moves it into the group: the same state replaying
+    /// the record gives, without decoding the task lists again.
+    fn write_target(&mut self, group_id: &str, member_id: String, t: TasksTuple) {
+        let key = RecordKey::TargetAssignmentMember {
+            group_id: group_id.to_owned(),
+            member_id: member_id.clone(),
+        };
+        let value = Some(RecordValue::TargetAssignmentMember(target_value(&t)));
+        self.write_applied(key, value, move |c| {
+            if let Some(g) = c.groups.get_mut(group_id) {
+                g.target.insert(member_id, t);
+            }
+        });
     }
 }

@@ -101,26 +101,26 @@ pub fn wire_equals(a: &[TaskIds], s: &[TaskIds], w: &[TaskIds], set: &TasksTuple
 }
 
 fn list_equals(list: &[TaskIds], set: &TaskSet) -> bool {
-    let mut sorted = true;
+    // Fast path: walk the list and the set side by side while the list is sorted.
+    let mut it = set.iter();
     let mut prev: Option<(&str, i32)> = None;
-    let mut n = 0usize;
-    for t in list {
+    let mut in_order = true;
+    let mut same = true;
+    'walk: for t in list {
         for &p in &t.partitions {
             let cur = (t.subtopology_id.as_str(), p);
             if prev.is_some_and(|q| q >= cur) {
-                sorted = false;
+                in_order = false;
+                break 'walk;
             }
             prev = Some(cur);
-            n += 1;
+            if same && it.next() != Some(cur) {
+                same = false;
+            }
         }
     }
-    if sorted {
-        n == set.len()
-            && list.iter().all(|t| {
-                t.partitions
-                    .iter()
-                    .all(|&p| set.contains(&t.subtopology_id, p))
-            })
+    if in_order {
+        same && it.next().is_none()
     } else {
         &TaskSet::from_task_ids(list) == set
     }
