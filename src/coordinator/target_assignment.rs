@@ -17,14 +17,29 @@ use crate::assignor::{AssignmentConfig, GroupSpec, MemberSpec, SubtopologySpec};
 use crate::task::TaskSet;
 use crate::topology::ConfiguredTopology;
 
-/// Whether every task of `set` exists in the configured topology.
+/// Whether every task of `set` exists in the configured topology. Both are sorted by
+/// subtopology id, so one merge walk answers it (this runs for every member on every
+/// new target).
 fn all_exist(set: &TaskSet, cfg: &ConfiguredTopology) -> bool {
-    set.subtopologies().all(|(s, ps)| {
-        cfg.subtopology(s).is_some_and(|sub| {
-            ps.last()
-                .is_none_or(|p| *p >= 0 && (*p as u32) < sub.num_tasks)
-        })
-    })
+    let mut subs = cfg.subtopologies.iter();
+    'next: for (id, ps) in set.subtopologies() {
+        for sub in subs.by_ref() {
+            if sub.id == *id {
+                if ps
+                    .last()
+                    .is_some_and(|p| *p < 0 || *p as u32 >= sub.num_tasks)
+                {
+                    return false;
+                }
+                continue 'next;
+            }
+            if sub.id.as_str() > id.as_str() {
+                return false;
+            }
+        }
+        return false;
+    }
+    true
 }
 
 /// `set` restricted to tasks of the configured topology (no copy work when all exist).

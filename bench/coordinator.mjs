@@ -1,0 +1,98 @@
+// Coordinator benchmarks for the wasm build under Node (BENCHMARKS.md, "Coordinator").
+//   scripts/build-wasm.sh && node bench/coordinator.mjs [members]
+// 1. Join storm: `members` (default 1000) members join an empty group one after
+//    another (10 subtopologies x 1000 partitions = 10 000 tasks, sticky), then every
+//    member heartbeats until the group is Stable. Reports time, records() size, peak RSS.
+// 2. Steady heartbeats on that Stable group, nothing changed, through the JS API with
+//    request objects and with JSON strings.
+import { createRequire } from "node:module";
+import { performance } from "node:perf_hooks";
+
+const require = createRequire(import.meta.url);
+const { Coordinator } = require("../pkg/dist/node/streams_rebalance.js");
+
+const MEMBERS = Number(process.argv[2] ?? 1000);
+const SUBTOPOLOGIES = 10;
+const PARTITIONS = 1000;
+
+const topology = {
+  epoch: 0,
+  subtopologies: Array.from({ length: SUBTOPOLOGIES }, (_, i) => ({
+    subtopologyId: String(i),
+    sourceTopics: [`topic-${i}`],
+  })),
+};
+
+const c = new Coordinator({ assignor: "sticky" });
+c.createTopics(
+  Array.from({ length: SUBTOPOLOGIES }, (_, i) => ({ name: `topic-${i}`, numPartitions: PARTITIONS })),
+);
+
+const members = Array.from({ length: MEMBERS }, (_, i) => ({
+  groupId: "bench",
+  memberId: `member-${String(i).padStart(4, "0")}`,
+  memberEpoch: 0,
+  rebalanceTimeoutMs: 60000,
+  topology,
+  activeTasks: [],
+  standbyTasks: [],
+  warmupTasks: [],
+}));
+
+function beat(req) {
+  const r = c.heartbeat(req);
+  if (r.errorCode !== 0) throw new Error(`${r.errorCode} ${r.errorMessage}`);
+  req.memberEpoch = r.memberEpoch;
+  delete req.topology;
+  if (r.activeTasks) {
+    req.activeTasks = r.activeTasks;
+    req.standbyTasks = r.standbyTasks;
+    req.warmupTasks = r.warmupTasks;
+  }
+  return r;
+}
+
+const state = () => c.describe(["bench"]).groups[0].groupState;
+
+let t0 = performance.now();
+for (const m of members) beat(m);
+const joined = performance.now() - t0;
+let rounds = 0;
+let beats = members.length;
+while (rounds < 50) {
+  rounds++;
+  for (const m of members) beat(m);
+  beats += members.length;
+  if (state() === "Stable") break;
+}
+const storm = performance.now() - t0;
+for (const m of members) beat(m); // every member acknowledges its assignment
+const recordsJson = JSON.stringify(c.records());
+const records = c.records().length;
+console.log(
+  `join storm: ${MEMBERS} members, ${SUBTOPOLOGIES * PARTITIONS} tasks, sticky: joins ${(joined / 1000).toFixed(2)} s, ` +
+    `until Stable ${(storm / 1000).toFixed(2)} s (${rounds} rounds, ${beats} heartbeats), state ${state()}; ` +
+    `records(): ${records} records, ${(recordsJson.length / 1e6).toFixed(1)} MB as JSON`,
+);
+
+function steady(label, reqs, send) {
+  const n = 20000;
+  for (let i = 0; i < 2000; i++) send(reqs[i % reqs.length]); // warm-up
+  const t = performance.now();
+  for (let i = 0; i < n; i++) {
+    const r = send(reqs[i % reqs.length]);
+    if (r.errorCode !== 0 || r.activeTasks !== null) throw new Error("not steady");
+  }
+  const ms = performance.now() - t;
+  console.log(`steady heartbeat (${label}): ${((n / ms) * 1000).toFixed(0)} heartbeats/s (${((ms * 1000) / n).toFixed(1)} µs each)`);
+}
+
+steady("objects", members, (req) => c.heartbeat(req));
+const texts = members.map((m) => JSON.stringify(m));
+steady("JSON strings", texts, (text) => c.heartbeat(text));
+if (c.records().length !== records) throw new Error("steady heartbeats wrote records");
+const mem = process.memoryUsage();
+console.log(
+  `memory: peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB, ` +
+    `rss now ${(mem.rss / 1e6).toFixed(0)} MB, array buffers (wasm memory) ${(mem.arrayBuffers / 1e6).toFixed(0)} MB`,
+);
