@@ -33,7 +33,7 @@ fn all_exist(set: &TaskSet, cfg: &ConfiguredTopology) -> bool {
                 }
                 continue 'next;
             }
-            if sub.id.as_str() > id.as_str() {
+            if sub.id.as_str() > id {
                 return false;
             }
         }
