@@ -189,7 +189,7 @@ impl Coordinator {
                 let r: crate::protocol::StreamsGroupDescribeRequest = decoded(&v, "describe")?;
                 r.group_ids
             }
-            Value::String(s) => vec![s.clone()],
+            Value::String(_) => vec![decoded::<String>(&v, "describe")?],
             _ => decoded(&v, "describe")?,
         };
         let ctx = self.ctx(&ctx)?;
