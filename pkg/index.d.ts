@@ -438,6 +438,37 @@ export declare class Coordinator {
 }
 
 // ---------------------------------------------------------------------------------
+// Invariants (health checks; README "Invariants")
+
+export type InvariantRule =
+  | "activeOnce"
+  | "processOnce"
+  | "standbyApart"
+  | "epochsForward"
+  | "assignmentEpochBound"
+  | "stableOwnsTarget"
+  | "staleGainsNothing"
+  | "settled";
+
+/** One broken rule, in words. */
+export interface Violation {
+  rule: InvariantRule;
+  groupId: string;
+  memberId: string | null;
+  message: string;
+}
+
+/**
+ * Every safety rule that `current` (a Coordinator's or a Simulation's snapshot())
+ * breaks, and, given the snapshot before it, every rule about change (epochs going
+ * back, a stale member gaining a task). Empty when all is well. Throws on a value
+ * that is not a snapshot.
+ */
+export declare function checkInvariants(current: Snapshot | object | string, previous?: Snapshot | object | string | null): Violation[];
+/** Liveness, after members kept heartbeating with no change: Stable, every task active once. */
+export declare function checkSettled(snapshot: Snapshot | object | string): Violation[];
+
+// ---------------------------------------------------------------------------------
 // Stand-alone assignment
 
 export interface SubtopologySpec {
