@@ -186,11 +186,12 @@ pub fn configure(
                     group.insert(t.name.clone());
                 }
             }
-            merge_group(&mut groups, group);
+            if !group.is_empty() {
+                groups.push(group);
+            }
         }
     }
-    groups.sort();
-    for group in &groups {
+    for group in &merged(groups) {
         if let Err(st) = copartition::enforce(group, &external_counts, &mut rep) {
             return Ok(not_ready(topology, st.code, st.detail));
         }
@@ -302,19 +303,37 @@ pub fn configure(
     })
 }
 
-/// Adds `group` to `groups`, merging every group it shares a topic with.
-fn merge_group(groups: &mut Vec<BTreeSet<String>>, mut group: BTreeSet<String>) {
-    if group.is_empty() {
-        return;
+/// The groups with every two that share a topic merged (connected components over
+/// shared topics), sorted.
+fn merged(groups: Vec<BTreeSet<String>>) -> Vec<BTreeSet<String>> {
+    let mut by_topic: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, g) in groups.iter().enumerate() {
+        for t in g {
+            by_topic.entry(t.as_str()).or_default().push(i);
+        }
     }
-    let (overlapping, rest): (Vec<_>, Vec<_>) = std::mem::take(groups)
-        .into_iter()
-        .partition(|g| !g.is_disjoint(&group));
-    for g in overlapping {
-        group.extend(g);
+    let mut seen = vec![false; groups.len()];
+    let mut out = Vec::new();
+    for start in 0..groups.len() {
+        if seen.get(start).copied().unwrap_or(true) {
+            continue;
+        }
+        let mut component = BTreeSet::new();
+        let mut stack = vec![start];
+        while let Some(i) = stack.pop() {
+            match seen.get_mut(i) {
+                Some(s) if !*s => *s = true,
+                _ => continue,
+            }
+            for t in groups.get(i).into_iter().flatten() {
+                component.insert(t.clone());
+                stack.extend(by_topic.get(t.as_str()).into_iter().flatten().copied());
+            }
+        }
+        out.push(component);
     }
-    *groups = rest;
-    groups.push(group);
+    out.sort();
+    out
 }
 
 fn sorted(mut v: Vec<ConfiguredInternalTopic>) -> Vec<ConfiguredInternalTopic> {

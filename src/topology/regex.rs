@@ -1,22 +1,49 @@
 //! Source topic regexes: Java's `Pattern.matcher(topic).matches()`, i.e. the whole
 //! name must match. The `regex` crate covers ordinary Java patterns; what it cannot
-//! compile (look-around, back-references) is an invalid
-//! topology, caught when a member sends it.
+//! compile (look-around, back-references) is an invalid topology, caught when a
+//! member sends it.
 
 use crate::cluster::Cluster;
 use crate::topology::names::RESERVED_TOPICS;
-use regex::Regex;
 use std::collections::BTreeSet;
 
 /// Bounds the compiled size so no pattern can make a request expensive.
 const SIZE_LIMIT: usize = 1 << 20;
 
+/// A compiled pattern. Topic names are ASCII, where Java's default (ASCII) classes
+/// and the `regex` crate's Unicode ones agree, so the much cheaper ASCII form is used
+/// whenever the pattern allows it (no `\p{..}` class, no non-ASCII literal).
+#[derive(Debug, Clone)]
+pub enum Pattern {
+    Ascii(regex::bytes::Regex),
+    Unicode(regex::Regex),
+}
+
+impl Pattern {
+    pub fn is_match(&self, topic: &str) -> bool {
+        match self {
+            Pattern::Ascii(r) => r.is_match(topic.as_bytes()),
+            Pattern::Unicode(r) => r.is_match(topic),
+        }
+    }
+}
+
 /// Compiles `pattern` anchored at both ends; the error text is the compiler's.
-pub fn compile(pattern: &str) -> Result<Regex, String> {
-    regex::RegexBuilder::new(&format!("^(?:{pattern})$"))
+pub fn compile(pattern: &str) -> Result<Pattern, String> {
+    let anchored = format!("^(?:{pattern})$");
+    if let Ok(r) = regex::bytes::RegexBuilder::new(&anchored)
+        .unicode(false)
         .size_limit(SIZE_LIMIT)
         .dfa_size_limit(SIZE_LIMIT)
         .build()
+    {
+        return Ok(Pattern::Ascii(r));
+    }
+    regex::RegexBuilder::new(&anchored)
+        .size_limit(SIZE_LIMIT)
+        .dfa_size_limit(SIZE_LIMIT)
+        .build()
+        .map(Pattern::Unicode)
         .map_err(|e| match e {
             regex::Error::Syntax(s) => {
                 // The compiler's report quotes our anchored form; keep only its last line.
@@ -72,6 +99,18 @@ mod tests {
         for p in ["(?<=a)b", "(a)\\1", "[", "(unclosed"] {
             assert!(compile(p).is_err(), "{p}");
         }
+    }
+
+    #[test]
+    fn unicode_patterns_still_work() {
+        let p = compile(r"\p{L}+-\d").unwrap();
+        assert!(matches!(p, Pattern::Unicode(_)));
+        assert!(p.is_match("abc-1") && !p.is_match("abc-x"));
+        let p = compile("(?i)orders|café").unwrap();
+        assert!(p.is_match("ORDERS") && !p.is_match("cafe"));
+        let p = compile(r"\w+\.v[0-9]").unwrap();
+        assert!(matches!(p, Pattern::Ascii(_)));
+        assert!(p.is_match("topic_a.v2") && !p.is_match("topic-a.v2"));
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Partition counts of repartition topics (SPEC.md section 5): a fixed count (> 0 in
 //! the topology) wins; every other repartition topic gets the maximum partition count
 //! over the inputs of the subtopology that writes it, repeated to a fix point. Counts
-//! only grow and are bounded by the largest input, so the loop ends, and its result
-//! does not depend on the order of subtopologies. A repartition topic that still has
+//! only grow and are bounded by the largest input, so the work list empties, and the
+//! result does not depend on the order of subtopologies. A repartition topic that still has
 //! no count is fed only by a loop of repartition topics: an invalid topology.
 
 use crate::protocol::{ErrorCode, ProtocolError, Subtopology};
@@ -48,31 +48,45 @@ pub fn infer(subs: &[(&Subtopology, Option<i32>)]) -> Result<BTreeMap<String, i3
             format!("{NEVER_A_SINK} Topics: {}.", never_written.join(", ")),
         ));
     }
+    // A work list: a subtopology is revisited only when one of its inputs grew.
+    let mut readers: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, (s, _)) in subs.iter().enumerate() {
+        for t in &s.repartition_source_topics {
+            readers.entry(t.name.as_str()).or_default().push(i);
+        }
+    }
     let mut counts = fixed.clone();
-    loop {
-        let mut changed = false;
-        for (s, external) in subs {
-            let from_repartition = s
-                .repartition_source_topics
-                .iter()
-                .filter_map(|t| counts.get(&t.name).copied())
-                .max();
-            let Some(n) = external.iter().copied().chain(from_repartition).max() else {
+    let mut queued = vec![true; subs.len()];
+    let mut work: std::collections::VecDeque<usize> = (0..subs.len()).collect();
+    while let Some(i) = work.pop_front() {
+        if let Some(q) = queued.get_mut(i) {
+            *q = false;
+        }
+        let Some((s, external)) = subs.get(i) else {
+            continue;
+        };
+        let from_repartition = s
+            .repartition_source_topics
+            .iter()
+            .filter_map(|t| counts.get(&t.name).copied())
+            .max();
+        let Some(n) = external.iter().copied().chain(from_repartition).max() else {
+            continue;
+        };
+        for sink in &s.repartition_sink_topics {
+            if fixed.contains_key(sink) {
                 continue;
-            };
-            for sink in &s.repartition_sink_topics {
-                if fixed.contains_key(sink) {
-                    continue;
-                }
-                let c = counts.entry(sink.clone()).or_insert(0);
-                if *c < n {
-                    *c = n;
-                    changed = true;
+            }
+            let c = counts.entry(sink.clone()).or_insert(0);
+            if *c < n {
+                *c = n;
+                for r in readers.get(sink.as_str()).into_iter().flatten() {
+                    if let Some(q) = queued.get_mut(*r).filter(|q| !**q) {
+                        *q = true;
+                        work.push_back(*r);
+                    }
                 }
             }
-        }
-        if !changed {
-            break;
         }
     }
     let unresolved: BTreeSet<&str> = subs
