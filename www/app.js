@@ -5,6 +5,7 @@
 
 import { renderBoard, renderEpochs, renderEvents, renderMarkers, markersOf, describeText } from "./view.js";
 import { encodeHash, decodeHash, markdownReport } from "./share.js";
+import { RULES } from "./rules.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -463,6 +464,8 @@ async function main() {
     o.textContent = p.title;
     sel.append(o);
   }
+  // Hover: the rule of the protocol behind each term.
+  for (const e of document.querySelectorAll("[data-rule]")) e.title = RULES[e.dataset.rule] || "";
   wireControls();
   await fromHash();
   document.body.dataset.ready = "true";
