@@ -1,7 +1,6 @@
 //! Tasks and sets of tasks: a task is (subtopology id, partition).
 
 use crate::protocol::TaskIds;
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -30,32 +29,51 @@ impl std::fmt::Display for TaskId {
 /// kept as sorted vectors and subtopology ids are shared (`Arc<str>`): the assignors
 /// build one set per member and role, so this keeps their output cheap to make.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Hash, PartialOrd, Ord)]
-pub struct TaskSet(BTreeMap<Arc<str>, Vec<i32>>);
+pub struct TaskSet(Vec<(Arc<str>, Vec<i32>)>);
 
 impl TaskSet {
     pub fn new() -> Self {
-        TaskSet(BTreeMap::new())
+        TaskSet(Vec::new())
+    }
+
+    fn find(&self, subtopology: &str) -> Result<usize, usize> {
+        self.0.binary_search_by(|(s, _)| (**s).cmp(subtopology))
+    }
+
+    fn get(&self, subtopology: &str) -> Option<&Vec<i32>> {
+        self.find(subtopology).ok().map(|i| &self.0[i].1)
+    }
+
+    /// Sorts and merges raw (subtopology, partitions) entries into the invariant form.
+    fn normalized(mut entries: Vec<(Arc<str>, Vec<i32>)>) -> Self {
+        entries.retain(|(_, ps)| !ps.is_empty());
+        if !entries.windows(2).all(|w| w[0].0 < w[1].0) {
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            let mut merged: Vec<(Arc<str>, Vec<i32>)> = Vec::with_capacity(entries.len());
+            for (s, mut ps) in entries {
+                match merged.last_mut() {
+                    Some((last, existing)) if *last == s => existing.append(&mut ps),
+                    _ => merged.push((s, ps)),
+                }
+            }
+            entries = merged;
+        }
+        for (_, ps) in &mut entries {
+            if !ps.windows(2).all(|w| w[0] < w[1]) {
+                ps.sort_unstable();
+                ps.dedup();
+            }
+        }
+        TaskSet(entries)
     }
 
     /// From the wire form; duplicates collapse.
     pub fn from_task_ids(ids: &[TaskIds]) -> Self {
-        let mut map: BTreeMap<Arc<str>, Vec<i32>> = BTreeMap::new();
-        for t in ids {
-            if t.partitions.is_empty() {
-                continue;
-            }
-            match map.get_mut(t.subtopology_id.as_str()) {
-                Some(ps) => ps.extend_from_slice(&t.partitions),
-                None => {
-                    map.insert(Arc::from(t.subtopology_id.as_str()), t.partitions.clone());
-                }
-            }
-        }
-        for ps in map.values_mut() {
-            ps.sort_unstable();
-            ps.dedup();
-        }
-        TaskSet(map)
+        Self::normalized(
+            ids.iter()
+                .map(|t| (Arc::from(t.subtopology_id.as_str()), t.partitions.clone()))
+                .collect(),
+        )
     }
 
     /// The wire form: subtopologies sorted, partitions sorted.
@@ -72,39 +90,25 @@ impl TaskSet {
     /// Builds a set from per-subtopology partition lists in one pass (the assignors'
     /// output path): lists may come in any order; empty ones are dropped.
     pub fn from_sorted_runs(runs: Vec<(Arc<str>, Vec<i32>)>) -> Self {
-        let mut map: BTreeMap<Arc<str>, Vec<i32>> = BTreeMap::new();
-        for (s, mut ps) in runs {
-            if ps.is_empty() {
-                continue;
-            }
-            match map.get_mut(&s) {
-                Some(existing) => existing.append(&mut ps),
-                None => {
-                    map.insert(s, ps);
-                }
-            }
-        }
-        for ps in map.values_mut() {
-            if !ps.windows(2).all(|w| w[0] < w[1]) {
-                ps.sort_unstable();
-                ps.dedup();
-            }
-        }
-        TaskSet(map)
+        Self::normalized(runs)
     }
 
     pub fn insert(&mut self, subtopology: &str, partition: i32) -> bool {
-        if let Some(ps) = self.0.get_mut(subtopology) {
-            match ps.binary_search(&partition) {
-                Ok(_) => false,
-                Err(i) => {
-                    ps.insert(i, partition);
-                    true
+        match self.find(subtopology) {
+            Ok(i) => {
+                let ps = &mut self.0[i].1;
+                match ps.binary_search(&partition) {
+                    Ok(_) => false,
+                    Err(j) => {
+                        ps.insert(j, partition);
+                        true
+                    }
                 }
             }
-        } else {
-            self.0.insert(Arc::from(subtopology), vec![partition]);
-            true
+            Err(i) => {
+                self.0.insert(i, (Arc::from(subtopology), vec![partition]));
+                true
+            }
         }
     }
 
@@ -113,25 +117,25 @@ impl TaskSet {
     }
 
     pub fn remove(&mut self, subtopology: &str, partition: i32) -> bool {
-        let Some(ps) = self.0.get_mut(subtopology) else {
+        let Ok(i) = self.find(subtopology) else {
             return false;
         };
+        let ps = &mut self.0[i].1;
         let removed = match ps.binary_search(&partition) {
-            Ok(i) => {
-                ps.remove(i);
+            Ok(j) => {
+                ps.remove(j);
                 true
             }
             Err(_) => false,
         };
         if ps.is_empty() {
-            self.0.remove(subtopology);
+            self.0.remove(i);
         }
         removed
     }
 
     pub fn contains(&self, subtopology: &str, partition: i32) -> bool {
-        self.0
-            .get(subtopology)
+        self.get(subtopology)
             .is_some_and(|ps| ps.binary_search(&partition).is_ok())
     }
 
@@ -144,7 +148,7 @@ impl TaskSet {
     }
 
     pub fn len(&self) -> usize {
-        self.0.values().map(Vec::len).sum()
+        self.0.iter().map(|(_, ps)| ps.len()).sum()
     }
 
     /// (subtopology, partition) pairs in sorted order.
@@ -165,7 +169,7 @@ impl TaskSet {
 
     /// The sorted partitions of one subtopology, if any.
     pub fn partitions(&self, subtopology: &str) -> Option<&[i32]> {
-        self.0.get(subtopology).map(Vec::as_slice)
+        self.get(subtopology).map(Vec::as_slice)
     }
 
     pub fn union(&self, other: &TaskSet) -> TaskSet {
@@ -198,7 +202,7 @@ impl TaskSet {
 
     /// Keeps only tasks for which `keep` holds.
     pub fn retain(&mut self, mut keep: impl FnMut(&str, i32) -> bool) {
-        self.0.retain(|s, ps| {
+        self.0.retain_mut(|(s, ps)| {
             ps.retain(|p| keep(s, *p));
             !ps.is_empty()
         });
@@ -243,5 +247,34 @@ mod tests {
         assert_eq!(d.subtopologies().count(), 1);
         assert!(b.is_subset(&a));
         assert_eq!(a.to_task_ids()[0].partitions, vec![0, 1]);
+    }
+
+    #[test]
+    fn wire_form_in_any_order_normalizes() {
+        let ids = |s: &str, ps: &[i32]| TaskIds {
+            subtopology_id: s.into(),
+            partitions: ps.to_vec(),
+        };
+        let set = TaskSet::from_task_ids(&[
+            ids("b", &[3, 1]),
+            ids("a", &[]),
+            ids("a", &[2]),
+            ids("b", &[1, 0]),
+        ]);
+        assert_eq!(
+            set.iter().collect::<Vec<_>>(),
+            vec![("a", 2), ("b", 0), ("b", 1), ("b", 3)]
+        );
+        let mut other = TaskSet::new();
+        for (s, p) in [("b", 3), ("a", 2), ("b", 0), ("b", 1), ("b", 1)] {
+            other.insert(s, p);
+        }
+        assert_eq!(set, other);
+        assert!(other.remove("a", 2) && !other.contains("a", 2));
+        assert_eq!(other.subtopologies().count(), 1);
+        assert!(
+            set < other,
+            "ordering is lexicographic over (subtopology, partitions)"
+        );
     }
 }

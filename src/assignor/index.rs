@@ -84,24 +84,38 @@ impl<'a> Index<'a> {
         }
 
         let mut members: Vec<&MemberSpec> = spec.members.iter().collect();
-        members.sort_by(|a, b| a.member_id.cmp(&b.member_id));
-        members.dedup_by(|a, b| a.member_id == b.member_id);
-        let mut process_ids: Vec<&str> = members.iter().map(|m| m.process_id.as_str()).collect();
-        process_ids.sort_unstable();
-        process_ids.dedup();
-        let mut process_members = vec![Vec::new(); process_ids.len()];
-        let mut process_of = Vec::with_capacity(members.len());
-        let mut eligible = Vec::with_capacity(members.len());
-        for (i, m) in members.iter().enumerate() {
-            let p = process_ids
-                .binary_search(&m.process_id.as_str())
-                .unwrap_or_default() as u32;
-            process_of.push(p);
-            if let Some(list) = process_members.get_mut(p as usize) {
-                list.push(i as u32);
-            }
-            eligible.push(m.topology_epoch == spec.topology_epoch);
+        // The spec says sorted; sort only when it is not.
+        if !members.is_sorted_by(|a, b| a.member_id <= b.member_id) {
+            members.sort_by(|a, b| a.member_id.cmp(&b.member_id));
         }
+        members.dedup_by(|a, b| a.member_id == b.member_id);
+        // Process index per member: sort (process id, member) pairs once.
+        let mut by_process: Vec<(&str, u32)> = members
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.process_id.as_str(), i as u32))
+            .collect();
+        if !by_process.is_sorted() {
+            by_process.sort_unstable();
+        }
+        let mut process_ids: Vec<&str> = Vec::new();
+        let mut process_members: Vec<Vec<u32>> = Vec::new();
+        let mut process_of = vec![0u32; members.len()];
+        for &(p, m) in &by_process {
+            if process_ids.last() != Some(&p) {
+                process_ids.push(p);
+                process_members.push(Vec::new());
+            }
+            let index = process_ids.len() - 1;
+            process_of[m as usize] = index as u32;
+            if let Some(list) = process_members.last_mut() {
+                list.push(m);
+            }
+        }
+        let eligible: Vec<bool> = members
+            .iter()
+            .map(|m| m.topology_epoch == spec.topology_epoch)
+            .collect();
         let num_eligible = eligible.iter().filter(|e| **e).count();
 
         let ids = subtopologies
@@ -291,7 +305,10 @@ impl<'a> Index<'a> {
     /// Builds a task set from sorted dense tasks.
     pub fn task_set(&self, tasks: &[u32]) -> TaskSet {
         let mut runs: Vec<(Arc<str>, Vec<i32>)> = Vec::new();
-        let mut s = 0usize;
+        let Some(&first) = tasks.first() else {
+            return TaskSet::new();
+        };
+        let mut s = self.base.partition_point(|&b| b <= first).saturating_sub(1);
         let mut current: Option<usize> = None;
         for &t in tasks {
             while self.base.get(s + 1).is_some_and(|&b| b <= t) {

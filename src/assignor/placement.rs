@@ -555,30 +555,49 @@ impl<'i, 'a> Placement<'i, 'a> {
             .map(|m| self.process(m))
     }
 
-    /// The result: every member of the spec, tasks sorted.
+    /// The result: every member of the spec, tasks sorted. Tasks are bucketed by
+    /// member with a counting sort (flat arrays, no per-member vectors).
     pub fn into_assignment(self) -> GroupAssignment {
         let ix = self.ix;
         let n = ix.num_members();
-        let mut active: Vec<Vec<u32>> = vec![Vec::new(); n];
-        let mut standby: Vec<Vec<u32>> = vec![Vec::new(); n];
-        let mut warmup: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut roles: [Vec<(u32, u32)>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+        roles[0].reserve(ix.num_tasks as usize);
         for t in 0..ix.num_tasks {
             let owner = self.active_owner[t as usize];
             if owner != NONE {
-                active[owner as usize].push(t);
+                roles[0].push((owner, t));
             }
             let base = t as usize * self.slots;
             for (i, &h) in self.holders[base..base + self.slots].iter().enumerate() {
-                if h == NONE {
-                    continue;
-                }
-                if i < self.replicas {
-                    standby[h as usize].push(t);
-                } else {
-                    warmup[h as usize].push(t);
+                if h != NONE {
+                    roles[if i < self.replicas { 1 } else { 2 }].push((h, t));
                 }
             }
         }
+        let bucketed: Vec<(Vec<u32>, Vec<u32>)> = roles
+            .iter()
+            .map(|pairs| {
+                let mut start = vec![0u32; n + 1];
+                for &(m, _) in pairs {
+                    start[m as usize + 1] += 1;
+                }
+                for i in 1..=n {
+                    start[i] += start[i - 1];
+                }
+                let mut next = start.clone();
+                let mut flat = vec![0u32; pairs.len()];
+                // Pairs come in task order, so each member's slice stays sorted.
+                for &(m, t) in pairs {
+                    flat[next[m as usize] as usize] = t;
+                    next[m as usize] += 1;
+                }
+                (start, flat)
+            })
+            .collect();
+        let slice = |role: usize, m: usize| -> &[u32] {
+            let (start, flat) = &bucketed[role];
+            &flat[start[m] as usize..start[m + 1] as usize]
+        };
         let members = ix
             .members
             .iter()
@@ -587,9 +606,9 @@ impl<'i, 'a> Placement<'i, 'a> {
                 (
                     spec.member_id.clone(),
                     MemberAssignment {
-                        active: ix.task_set(&active[m]),
-                        standby: ix.task_set(&standby[m]),
-                        warmup: ix.task_set(&warmup[m]),
+                        active: ix.task_set(slice(0, m)),
+                        standby: ix.task_set(slice(1, m)),
+                        warmup: ix.task_set(slice(2, m)),
                     },
                 )
             })
