@@ -56,6 +56,9 @@ pub(crate) struct Index<'a> {
     pub prev_standby_of: Vec<Vec<u32>>,
     /// Per member, the valid stateful tasks it owned as warm-up.
     pub prev_warmup_of: Vec<Vec<u32>>,
+    /// Per member, its reported (task, offset) and (task, end offset) pairs, sorted.
+    pub task_offsets: Vec<Vec<(u32, i64)>>,
+    pub task_end_offsets: Vec<Vec<(u32, i64)>>,
     /// Standby candidates per task: `candidates[cand_start[t]..cand_start[t + 1]]`,
     /// best first.
     cand_start: Vec<u32>,
@@ -138,6 +141,8 @@ impl<'a> Index<'a> {
             prev_active_of: Vec::new(),
             prev_standby_of: Vec::new(),
             prev_warmup_of: Vec::new(),
+            task_offsets: Vec::new(),
+            task_end_offsets: Vec::new(),
             cand_start: Vec::new(),
             candidates: Vec::new(),
         };
@@ -151,12 +156,6 @@ impl<'a> Index<'a> {
 
     pub fn num_processes(&self) -> usize {
         self.process_ids.len()
-    }
-
-    pub fn subtopology(&self, id: &str) -> Option<usize> {
-        self.subtopologies
-            .binary_search_by(|s| s.id.as_str().cmp(id))
-            .ok()
     }
 
     fn task_in(&self, s: usize, partition: i32) -> Option<u32> {
@@ -193,24 +192,27 @@ impl<'a> Index<'a> {
         out
     }
 
-    /// The reported (task, value) pairs of an offsets map that name valid tasks.
+    /// The reported (task, value) pairs of an offsets map that name valid tasks,
+    /// sorted. The map and the subtopologies are both sorted: a merge walk.
     pub fn offsets_of(
         &self,
         offsets: &std::collections::BTreeMap<crate::task::TaskId, i64>,
     ) -> Vec<(u32, i64)> {
         let mut out = Vec::with_capacity(offsets.len());
-        let mut last: Option<(&str, Option<usize>)> = None;
+        let mut s = 0usize;
         for (task, &v) in offsets {
-            let s = match last {
-                Some((id, s)) if id == task.subtopology => s,
-                _ => {
-                    let s = self.subtopology(&task.subtopology);
-                    last = Some((task.subtopology.as_str(), s));
-                    s
+            let sub = task.subtopology.as_str();
+            while self
+                .subtopologies
+                .get(s)
+                .is_some_and(|x| x.id.as_str() < sub)
+            {
+                s += 1;
+            }
+            if self.subtopologies.get(s).is_some_and(|x| x.id == sub) {
+                if let Some(t) = self.task_in(s, task.partition) {
+                    out.push((t, v));
                 }
-            };
-            if let Some(t) = s.and_then(|s| self.task_in(s, task.partition)) {
-                out.push((t, v));
             }
         }
         out
@@ -221,6 +223,8 @@ impl<'a> Index<'a> {
         let mut prev_active_of = vec![Vec::new(); n];
         let mut prev_standby_of = vec![Vec::new(); n];
         let mut prev_warmup_of = vec![Vec::new(); n];
+        let mut task_offsets = Vec::with_capacity(n);
+        let mut task_end_offsets = Vec::with_capacity(n);
         let mut raw: Vec<(u32, Candidate)> = Vec::new();
         for m in 0..n {
             let spec = self.members[m];
@@ -234,11 +238,8 @@ impl<'a> Index<'a> {
                     false
                 }
             });
-            let offsets = if spec.task_offsets.is_empty() {
-                Vec::new()
-            } else {
-                self.offsets_of(&spec.task_offsets)
-            };
+            let offsets = self.offsets_of(&spec.task_offsets);
+            let ends = self.offsets_of(&spec.task_end_offsets);
             let offset_of = |t: u32| {
                 offsets
                     .binary_search_by_key(&t, |(t, _)| *t)
@@ -269,18 +270,15 @@ impl<'a> Index<'a> {
                     raw.push((t, cand(m, Held::OffsetsOnly, o)));
                 }
             }
+            task_offsets.push(offsets);
+            task_end_offsets.push(ends);
             prev_active_of[m] = actives;
             prev_standby_of[m] = standbys;
             prev_warmup_of[m] = warmups;
         }
-        // Best first: held as standby or warm-up before offsets only, then the most
-        // caught-up (highest offset), then member order.
-        raw.sort_unstable_by(|(ta, a), (tb, b)| {
-            ta.cmp(tb)
-                .then((a.held == Held::OffsetsOnly).cmp(&(b.held == Held::OffsetsOnly)))
-                .then(b.offset.cmp(&a.offset))
-                .then(a.member.cmp(&b.member))
-        });
+        // Bucket by task (counting sort), then order each task's few candidates best
+        // first: held as standby or warm-up before offsets only, then the most caught
+        // up (highest offset), then member order.
         let mut cand_start = vec![0u32; self.num_tasks as usize + 1];
         for (t, _) in &raw {
             cand_start[*t as usize + 1] += 1;
@@ -288,11 +286,31 @@ impl<'a> Index<'a> {
         for i in 1..cand_start.len() {
             cand_start[i] += cand_start[i - 1];
         }
-        self.candidates = raw.into_iter().map(|(_, c)| c).collect();
+        let mut next = cand_start.clone();
+        let mut candidates = vec![cand(0, Held::Standby, 0); raw.len()];
+        for (t, c) in raw {
+            let slot = &mut next[t as usize];
+            candidates[*slot as usize] = c;
+            *slot += 1;
+        }
+        for w in cand_start.windows(2) {
+            let slice = &mut candidates[w[0] as usize..w[1] as usize];
+            if slice.len() > 1 {
+                slice.sort_unstable_by(|a, b| {
+                    (a.held == Held::OffsetsOnly)
+                        .cmp(&(b.held == Held::OffsetsOnly))
+                        .then(b.offset.cmp(&a.offset))
+                        .then(a.member.cmp(&b.member))
+                });
+            }
+        }
+        self.candidates = candidates;
         self.cand_start = cand_start;
         self.prev_active_of = prev_active_of;
         self.prev_standby_of = prev_standby_of;
         self.prev_warmup_of = prev_warmup_of;
+        self.task_offsets = task_offsets;
+        self.task_end_offsets = task_end_offsets;
     }
 
     /// Members that held `t` as standby, warm-up or with reported offsets, best first.

@@ -16,21 +16,13 @@ pub(crate) struct CaughtUp {
 
 impl CaughtUp {
     pub fn new(ix: &Index<'_>, acceptable_recovery_lag: i64) -> Self {
-        let mut ends: Vec<(u32, i64)> = ix
-            .members
-            .iter()
-            .filter(|m| !m.task_end_offsets.is_empty())
-            .flat_map(|m| ix.offsets_of(&m.task_end_offsets))
-            .collect();
+        let mut ends: Vec<(u32, i64)> = ix.task_end_offsets.iter().flatten().copied().collect();
         // Highest end offset per task first, then keep one entry per task.
         ends.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
         ends.dedup_by_key(|e| e.0);
         let mut pairs = Vec::new();
-        for (m, spec) in ix.members.iter().enumerate() {
-            if spec.task_offsets.is_empty() {
-                continue;
-            }
-            for (t, offset) in ix.offsets_of(&spec.task_offsets) {
+        for (m, offsets) in ix.task_offsets.iter().enumerate() {
+            for &(t, offset) in offsets {
                 let Ok(i) = ends.binary_search_by_key(&t, |e| e.0) else {
                     continue;
                 };

@@ -418,6 +418,23 @@ impl<'i, 'a> Placement<'i, 'a> {
         if queue.is_empty() {
             return;
         }
+        // Members are served in rotation; visiting the queue in transposed order
+        // (block b of it to the b-th member in rotation, half the group away from the
+        // actives' order) gives each member a contiguous run of tasks: compact task
+        // sets, few subtopologies per member.
+        let e = ix.num_eligible;
+        let q = queue.len();
+        let transposed: Vec<(u32, usize)>;
+        let queue = if q > e && e > 1 {
+            let k = q.div_ceil(e);
+            transposed = (0..k * e)
+                .map(|j| ((j % e + e / 2) % e) * k + j / e)
+                .filter_map(|i| queue.get(i).copied())
+                .collect();
+            &transposed[..]
+        } else {
+            queue
+        };
         let mut rank = vec![0u32; ix.num_members()];
         for members in &ix.process_members {
             for (r, &m) in members
