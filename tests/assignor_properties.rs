@@ -200,7 +200,15 @@ proptest! {
                 let start = fresh(&spec);
                 let first = run(name, &start, &cfg);
                 let second = run(name, &next_round(&start, &first), &cfg);
-                prop_assert_eq!(&first, &second, "{}", name);
+                if quality(&start, &first).total_balance.spread <= 1 {
+                    prop_assert_eq!(&first, &second, "{}", name);
+                } else {
+                    // Processes too uneven for level totals (standbys must avoid their
+                    // active's process): actives stay, standbys may be rebalanced.
+                    for (id, a) in &first.members {
+                        prop_assert_eq!(&a.active, &second.members[id].active);
+                    }
+                }
             }
         }
     }
