@@ -13,6 +13,11 @@ pub type JsResult = Result<JsValue, JsError>;
 /// A Rust closure rather than an inline JS snippet: wasm-bindgen writes snippets as
 /// ES modules, which the CommonJS build for Node cannot `require`.
 fn stringify(v: &JsValue) -> Result<JsValue, JsValue> {
+    // Plain JSON.stringify first: calling a replacer for every value costs more than the
+    // whole heartbeat. It throws only on BigInt (or a cycle), which the replacer handles.
+    if let Ok(s) = js_sys::JSON::stringify(v) {
+        return Ok(s.into());
+    }
     let replacer =
         Closure::<dyn Fn(JsValue, JsValue) -> JsValue>::new(|_key: JsValue, x: JsValue| {
             if x.is_bigint() {
