@@ -857,6 +857,7 @@ impl Coordinator {
         owned_new: Option<TasksTuple>,
         may_create: bool,
     ) -> Result<StreamsGroupHeartbeatResponse, ProtocolError> {
+        let cluster = &self.cluster;
         let Some(g) = self.groups.get_mut(gid) else {
             return Err(not_found(gid));
         };
@@ -866,7 +867,7 @@ impl Coordinator {
             .get(member_id)
             .and_then(|m| m.endpoints_seen_version);
         let endpoints = if joining || seen != Some(version) {
-            Some(super::response::cached_endpoints(g))
+            Some(super::response::cached_endpoints(g, cluster))
         } else {
             None
         };

@@ -4,6 +4,7 @@
 use super::group::StreamsGroup;
 use super::member::StreamsMember;
 use super::replay::fnv64;
+use crate::cluster::Cluster;
 use crate::protocol::{EndpointToPartitions, Status, StatusCode, TopicPartitions};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -53,8 +54,9 @@ pub fn statuses(g: &StreamsGroup, m: &StreamsMember, may_create: bool) -> Vec<St
 }
 
 /// One entry per member with an endpoint (sorted by member id): the source and
-/// repartition-source topic partitions of its active tasks.
-pub fn endpoints(g: &StreamsGroup) -> Vec<EndpointToPartitions> {
+/// repartition-source topic partitions of its active tasks (partition p of a task
+/// only for topics that have more than p partitions).
+pub fn endpoints(g: &StreamsGroup, cluster: &Cluster) -> Vec<EndpointToPartitions> {
     let mut out = Vec::new();
     for m in g.members.values() {
         let Some(ep) = &m.meta.user_endpoint else {
@@ -72,7 +74,7 @@ pub fn endpoints(g: &StreamsGroup) -> Vec<EndpointToPartitions> {
                     .iter()
                     .map(|t| t.name.as_str());
                 for topic in sources.chain(repartition) {
-                    let parts = partitions_of(cfg, topic, sub);
+                    let parts = partitions_of(cluster, topic, sub);
                     if p < parts {
                         by_topic.entry(topic).or_default().push(p);
                     }
@@ -97,13 +99,16 @@ pub fn endpoints(g: &StreamsGroup) -> Vec<EndpointToPartitions> {
     out
 }
 
-/// The partition count of a topic a subtopology reads; the subtopology's task count
-/// when the configured topology does not say.
+/// The partition count of a topic a subtopology reads: the cluster's, else the
+/// configured one (repartition topics), else the subtopology's task count.
 fn partitions_of(
-    _cfg: &crate::topology::ConfiguredTopology,
+    cluster: &Cluster,
     topic: &str,
     sub: &crate::topology::ConfiguredSubtopology,
 ) -> i32 {
+    if let Some(t) = cluster.topic(topic) {
+        return t.num_partitions;
+    }
     sub.repartition_source_topics
         .iter()
         .find(|t| t.name == topic)
@@ -112,13 +117,16 @@ fn partitions_of(
 }
 
 /// The group's current endpoint information and its hash, cached per version.
-pub fn cached_endpoints(g: &mut StreamsGroup) -> (Arc<Vec<EndpointToPartitions>>, u64) {
+pub fn cached_endpoints(
+    g: &mut StreamsGroup,
+    cluster: &Cluster,
+) -> (Arc<Vec<EndpointToPartitions>>, u64) {
     if let Some((v, e, h)) = &g.endpoints_cache {
         if *v == g.endpoints_version {
             return (e.clone(), *h);
         }
     }
-    let e = Arc::new(endpoints(g));
+    let e = Arc::new(endpoints(g, cluster));
     let h = fnv64(serde_json::to_string(&*e).unwrap_or_default().as_bytes());
     g.endpoints_cache = Some((g.endpoints_version, e.clone(), h));
     (e, h)

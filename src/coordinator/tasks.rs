@@ -101,26 +101,28 @@ pub fn wire_equals(a: &[TaskIds], s: &[TaskIds], w: &[TaskIds], set: &TasksTuple
 }
 
 fn list_equals(list: &[TaskIds], set: &TaskSet) -> bool {
-    // Fast path: walk the list and the set side by side while the list is sorted.
-    let mut it = set.iter();
-    let mut prev: Option<(&str, i32)> = None;
-    let mut in_order = true;
+    // Fast path: entries with strictly increasing ids and partitions compare entry by
+    // entry with the set's sorted runs (one string comparison per subtopology).
+    let mut runs = set.subtopologies();
+    let mut prev: Option<&str> = None;
+    let mut canonical = true;
     let mut same = true;
-    'walk: for t in list {
-        for &p in &t.partitions {
-            let cur = (t.subtopology_id.as_str(), p);
-            if prev.is_some_and(|q| q >= cur) {
-                in_order = false;
-                break 'walk;
-            }
-            prev = Some(cur);
-            if same && it.next() != Some(cur) {
-                same = false;
-            }
+    for t in list {
+        if t.partitions.is_empty() {
+            continue;
+        }
+        let id = t.subtopology_id.as_str();
+        if prev.is_some_and(|p| p >= id) || !t.partitions.windows(2).all(|w| w[0] < w[1]) {
+            canonical = false;
+            break;
+        }
+        prev = Some(id);
+        if same && runs.next() != Some((id, t.partitions.as_slice())) {
+            same = false;
         }
     }
-    if in_order {
-        same && it.next().is_none()
+    if canonical {
+        same && runs.next().is_none()
     } else {
         &TaskSet::from_task_ids(list) == set
     }
