@@ -6,6 +6,7 @@
 import { renderBoard, renderEpochs, renderEvents, renderMarkers, markersOf, describeText } from "./view.js";
 import { encodeHash, decodeHash, markdownReport } from "./share.js";
 import { RULES } from "./rules.js";
+import { renderHealth } from "./health.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -100,6 +101,8 @@ function render(animate) {
   const f = app.frames[app.idx];
   renderBoard($("lanes"), f.snap, animate);
   renderEpochs(f.snap);
+  const before = app.frames[app.idx - 1];
+  renderHealth($("health"), app.wasm.checkInvariants, f.snap, before && before.snap);
   $("clock").textContent = `t = ${(f.t / 1000).toFixed(1)} s`;
   $("step-label").textContent = `step ${app.idx} / ${app.frames.length - 1}`;
   const scrub = $("scrub");

@@ -1,0 +1,41 @@
+// The playground's health badges (www/health.js): the invariant checker's rules are
+// shown for every frame of the rolling-bounce preset, all holding; each badge's
+// tooltip says what its rule means.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { serve, launch, open } from "./harness.mjs";
+
+let server;
+let browser;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function badges(page) {
+  return page.$$eval("#health .health-badge", (els) =>
+    els.map((e) => ({ rule: e.dataset.rule, ok: e.classList.contains("ok"), title: e.title })));
+}
+
+test("health badges hold at every step of the rolling bounce", async () => {
+  const { page, context, errors } = await open(browser, server.url);
+  const steps = Number(await page.getAttribute("body", "data-steps"));
+  assert.ok(steps > 10, `${steps} steps`);
+  for (let i = 0; i <= steps; i++) {
+    const b = await badges(page);
+    assert.equal(b.length, 7, `step ${i}: ${b.length} badges`);
+    const broken = b.filter((x) => !x.ok);
+    assert.deepEqual(broken, [], `step ${i}`);
+    await page.keyboard.press("ArrowRight");
+  }
+  const b = await badges(page);
+  assert.match(b.find((x) => x.rule === "activeOnce").title, /No task is active on two members/);
+  assert.deepEqual(errors.filter((x) => !/favicon/.test(x)), []);
+  await context.close();
+});

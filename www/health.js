@@ -1,0 +1,40 @@
+// Health badges: the module's invariant checker (checkInvariants, src/invariants) run
+// on the frame's snapshot and the one before it. One badge per rule: green while it
+// holds, red with the checker's sentence when it does not. Text only, never HTML.
+
+import { el } from "./view.js";
+
+/** The rules, in the checker's names, with what each badge says. */
+export const HEALTH_RULES = [
+  ["activeOnce", "one active owner", "No task is active on two members."],
+  ["processOnce", "one copy per process", "No process holds a task twice, in any roles."],
+  ["standbyApart", "standbys apart", "A standby or warm-up never sits on the process of its active."],
+  ["epochsForward", "epochs forward", "Group, assignment, topology and member epochs never go back (a member's only on rejoin)."],
+  ["assignmentEpochBound", "epochs bounded", "Assignment epoch <= group epoch; member epochs <= assignment epoch."],
+  ["stableOwnsTarget", "stable = target", "A member Stable at the assignment epoch owns exactly its target."],
+  ["staleGainsNothing", "stale gains nothing", "A member behind the group's topology epoch never gains a task."],
+];
+
+/** Draws the badges into `box`; `check` is the module's checkInvariants. */
+export function renderHealth(box, check, snap, prev) {
+  let violations;
+  try {
+    violations = check(snap, prev || null);
+  } catch (e) {
+    box.replaceChildren(el("span", { class: "health-badge broken" }, `checker: ${e && e.message ? e.message : e}`));
+    return;
+  }
+  const by = new Map();
+  for (const v of violations) {
+    if (!by.has(v.rule)) by.set(v.rule, []);
+    by.get(v.rule).push(v.message);
+  }
+  box.replaceChildren(...HEALTH_RULES.map(([rule, label, meaning]) => {
+    const broken = by.get(rule);
+    return el("span", {
+      class: `health-badge ${broken ? "broken" : "ok"}`,
+      title: broken ? broken.join("\n") : meaning,
+      dataset: { rule },
+    }, `${broken ? "\u2717" : "\u2713"} ${label}`);
+  }));
+}
