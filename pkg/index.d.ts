@@ -410,7 +410,17 @@ export interface Snapshot {
 // ---------------------------------------------------------------------------------
 // The coordinator
 
-/** One simulated group coordinator with its own simulated cluster and clock. */
+/**
+ * One simulated group coordinator with its own simulated cluster and clock.
+ *
+ * Limits (README, "Limits"): inputs up to 32 MiB of JSON and strings up to 32 767
+ * bytes (else an Error naming the field); up to 10 000 members per group
+ * (GROUP_MAX_SIZE_REACHED), 1 000 streams groups (COORDINATOR_NOT_AVAILABLE),
+ * 1 000 subtopologies and 10 000 entries per subtopology list (INVALID_REQUEST),
+ * 1 000 000 tasks per group (STREAMS_INVALID_TOPOLOGY; INVALID_PARTITIONS for a topic
+ * change that would cross it), 100 000 partitions per topic. records() is compacted
+ * like Kafka's __consumer_offsets, so it grows with the live state only.
+ */
 export declare class Coordinator {
   constructor(config?: CoordinatorConfig | string | null);
   /** A StreamsGroupHeartbeatRequest in, its response out. Throws on malformed input. */
