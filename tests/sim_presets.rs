@@ -476,3 +476,19 @@ fn impossible_actions_are_errors_that_change_nothing() {
     assert_eq!(serde_json::to_string(sim.scenario()).unwrap(), before);
     assert!(sim.step(-1).is_err());
 }
+
+#[test]
+fn a_huge_step_stops_early_instead_of_freezing() {
+    use streams_rebalance::sim::MAX_EVENTS_PER_CALL;
+    let mut s = preset("scale-out").unwrap().unwrap();
+    s.config.heartbeat_interval_ms = 1;
+    let mut sim = Simulation::from_scenario(s);
+    let events = sim
+        .step(streams_rebalance::sim::scenario::MAX_TIME_MS)
+        .unwrap();
+    assert!(events.len() >= MAX_EVENTS_PER_CALL && events.len() < MAX_EVENTS_PER_CALL + 1000);
+    assert!(sim.now() < 200_000, "stopped early, at {} ms", sim.now());
+    // And it carries on from there.
+    let more = sim.step(10).unwrap();
+    assert!(!more.is_empty());
+}

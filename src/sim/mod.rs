@@ -27,6 +27,10 @@ use scenario::{Action, ProcessSpec, RestartChanges, Scenario, TimedAction, MAX_T
 
 /// Most processes one simulation holds (keeps a runaway scenario from eating the page).
 pub const MAX_PROCESSES: usize = 256;
+/// Events one `step` or `runUntilStable` call returns at most: a call that would
+/// produce more (a year at a 1 ms heartbeat interval) stops early, its clock showing
+/// how far it got, instead of freezing the page and filling its memory.
+pub const MAX_EVENTS_PER_CALL: usize = 20_000;
 /// Rounds of work at one moment before the simulation gives up on that moment (a guard
 /// against a loop; real scenarios need a handful).
 const MAX_ROUNDS_PER_MOMENT: usize = 64;
@@ -533,8 +537,9 @@ impl Simulation {
                 break;
             }
             self.run_moment(t, &mut out);
-            if self.stuck_at(t) {
-                break;
+            if self.stuck_at(t) || out.len() >= MAX_EVENTS_PER_CALL {
+                // Stops early: `now()` tells how far it got.
+                return Ok(out);
             }
         }
         if end > self.now {
@@ -620,7 +625,7 @@ impl Simulation {
             match self.next_due() {
                 Some(t) if t <= end => {
                     self.run_moment(t, &mut out);
-                    if self.stuck_at(t) {
+                    if self.stuck_at(t) || out.len() >= MAX_EVENTS_PER_CALL {
                         break;
                     }
                 }
