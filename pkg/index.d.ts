@@ -567,7 +567,10 @@ export declare class Simulation {
   /** Stops without leaving: the coordinator notices by session timeout. */
   crashProcess(processId: string): unknown;
   restartProcess(processId: string, changes?: Partial<ProcessSpec> | string | null): unknown;
-  /** Advances time by `ms`; returns what happened, every request and response included. */
+  /**
+   * Advances time by `ms`; returns what happened, every request and response included.
+   * Stops early after 20 000 events (`now()` tells how far it got).
+   */
   step(ms: number): SimulationEvent[];
   /** Steps until every group is Stable, or `maxMs` have passed. */
   runUntilStable(maxMs: number): SimulationEvent[];

@@ -134,3 +134,34 @@ test("copy as Markdown, export, import and edit a scenario", async () => {
   fs.rmSync(file, { force: true });
   await context.close();
 });
+
+test("redeploy with an edited topology: only the redeployed member runs the new subtopology", async () => {
+  const { page, context, errors } = await open(browser, `${server.url}#preset=scale-out&step=0`);
+  await page.keyboard.press("End");
+  await page.fill("#topic-name", "audit");
+  await page.fill("#topic-partitions", "2");
+  await page.click("#create-topic");
+  await page.click("summary");
+  const topo = JSON.parse(await page.inputValue("#redeploy-topology"));
+  topo.subtopologies.push({ subtopologyId: "1", sourceTopics: ["audit"] });
+  await page.fill("#redeploy-topology", JSON.stringify(topo));
+  await page.selectOption("#proc-select", "B");
+  await page.click("#redeploy-process");
+  const scenario = JSON.parse(await page.inputValue("#scenario-json"));
+  const redeploy = scenario.actions.find((a) => a.type === "restartProcess");
+  assert.equal(redeploy.changes.topologyEpoch, 1);
+  assert.equal(redeploy.changes.topology.subtopologies.length, 2);
+  let b;
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press("ArrowRight");
+    b = await board(page);
+    const e = await epochs(page);
+    if (e.state === "Stable" && e.topologyEpoch === "1" && b["B-1.2"] && b["B-1.2"].active.some((t) => t.startsWith("1_"))) break;
+  }
+  const newTasks = Object.entries(b).flatMap(([id, l]) => l.active.filter((t) => t.startsWith("1_")).map((t) => [id, t]));
+  assert.deepEqual(newTasks.map(([id]) => id), ["B-1.2", "B-1.2"], "stale members never gain the new subtopology's tasks");
+  for (const id of ["A-1", "C-1", "D-1"]) assert.ok(b[id].staleTag, `${id} is stale`);
+  assert.deepEqual(errors, []);
+  await screenshot(page, "redeploy-new-subtopology");
+  await context.close();
+});
