@@ -812,3 +812,49 @@ fn the_cached_assignor_input_equals_one_built_from_scratch() {
         Some(streams_rebalance::coordinator::target_assignment::group_spec(g, cfg))
     );
 }
+
+#[test]
+fn partitions_by_user_endpoint_list_a_task_partition_only_for_topics_that_have_it() {
+    let mut c = setup(4);
+    c.create_topics(&[("small".into(), 2)]);
+    let mut t = topology(0, "input");
+    t.subtopologies[0].source_topics.push("small".into());
+    let mut j = join_request("app", "a", t);
+    j.user_endpoint = Some(Endpoint {
+        host: "a.local".into(),
+        port: 1,
+    });
+    let r = c.heartbeat(&j, &ctx());
+    let eps = r.partitions_by_user_endpoint.unwrap();
+    assert_eq!(
+        eps[0].partitions,
+        vec![
+            TopicPartitions {
+                topic: "input".into(),
+                partitions: vec![0, 1, 2, 3]
+            },
+            TopicPartitions {
+                topic: "small".into(),
+                partitions: vec![0, 1]
+            },
+        ]
+    );
+}
+
+/// Kafka's testStreamsGroupMemberCanRejoinWithEpochZero, ported: a known member
+/// rejoining with epoch 0 and nothing changed keeps its epoch and assignment, gets the
+/// full assignment echoed, and the group epoch does not move.
+#[test]
+fn a_member_rejoining_with_epoch_zero_keeps_its_assignment() {
+    let mut c = setup(4);
+    let mut a = Client::new("app", "a", topology(0, "input"));
+    let mut b = Client::new("app", "b", topology(0, "input"));
+    converge(&mut c, &mut [&mut a, &mut b], 10);
+    let (epoch, tasks) = (a.epoch, a.active_partitions());
+    let group_epoch = describe(&mut c, "app").group_epoch;
+    let r = c.heartbeat(&join_request("app", "a", topology(0, "input")), &ctx());
+    assert_eq!(code(&r), 0);
+    assert_eq!(r.member_epoch, epoch);
+    assert_eq!(partitions(&r.active_tasks), tasks);
+    assert_eq!(describe(&mut c, "app").group_epoch, group_epoch);
+}

@@ -1,6 +1,6 @@
 //! The coordinator's clock: session timeouts, rebalance timeouts and internal topic
-//! creation fire in time order as `advance_time` moves it (ties: group id, then the
-//! kind, then member id). Time only moves forward.
+//! creation fire in time order as `advance_time` moves it (ties: creation, session,
+//! rebalance, consumer session; then group id, then member id). Time only moves forward.
 
 use super::events::{self, Event};
 use super::member::MemberState;
