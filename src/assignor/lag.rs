@@ -12,6 +12,9 @@ use super::index::{Index, NONE};
 pub(crate) struct CaughtUp {
     /// Sorted `(task, process)` pairs caught up by reported offsets.
     pairs: Vec<(u32, u32)>,
+    /// An acceptable lag of i64::MAX means any lag is fine: everyone is caught up
+    /// (as in Kafka Streams), even without reported offsets.
+    unbounded: bool,
 }
 
 impl CaughtUp {
@@ -34,13 +37,17 @@ impl CaughtUp {
         }
         pairs.sort_unstable();
         pairs.dedup();
-        CaughtUp { pairs }
+        CaughtUp {
+            pairs,
+            unbounded: acceptable_recovery_lag == i64::MAX,
+        }
     }
 
     /// Is process `p` caught up on task `t` (by offsets, or running it as active)?
     pub fn is(&self, ix: &Index<'_>, t: u32, p: u32) -> bool {
         let owner = ix.prev_active.get(t as usize).copied().unwrap_or(NONE);
-        (owner != NONE && ix.process_of[owner as usize] == p)
+        self.unbounded
+            || (owner != NONE && ix.process_of[owner as usize] == p)
             || self.pairs.binary_search(&(t, p)).is_ok()
     }
 
