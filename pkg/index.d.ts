@@ -530,6 +530,42 @@ export declare function assign(
   config?: AssignmentConfig | string | null,
 ): GroupAssignment;
 
+/** Quality figures of an assignment of a group (balance, movement, standby spread, rule breaks). */
+export interface AssignmentQuality {
+  members: number;
+  eligibleMembers: number;
+  processes: number;
+  tasks: number;
+  statefulTasks: number;
+  unassignedActiveTasks: number;
+  duplicateActiveTasks: number;
+  unknownTasks: number;
+  activeBalance: { min: number; max: number; spread: number };
+  totalBalance: { min: number; max: number; spread: number };
+  processActiveBalance: { min: number; max: number; spread: number };
+  activeTasksMoved: number;
+  activeTasksNew: number;
+  standbyTasks: number;
+  tasksWithStandbys: number;
+  processDuplicates: number;
+  tasksWithDistinctTagValues: number | null;
+  warmupsInFlight: number;
+  staleMemberGains: number;
+}
+
+/** Quality figures of `result` (what assign() returned) for `groupSpec`. */
+export declare function assignmentQuality(groupSpec: GroupSpec | string, result: GroupAssignment | string): AssignmentQuality;
+
+/** True when a member's warm-up task has caught up: a new target would move the task to it. */
+export declare function warmupCaughtUp(groupSpec: GroupSpec | string, config?: AssignmentConfig | string | null): boolean;
+
+/** Benchmark helper: assign()'s decoding and encoding work without the assignment. */
+export declare class AssignIoFloor {
+  constructor(assignorName: AssignorName | string, groupSpec: GroupSpec | string, config?: AssignmentConfig | string | null);
+  run(groupSpec: GroupSpec | string): GroupAssignment;
+  free(): void;
+}
+
 // ---------------------------------------------------------------------------------
 // Simulation (what the playground drives)
 
