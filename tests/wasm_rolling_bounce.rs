@@ -245,7 +245,34 @@ fn bad_input_to_the_coordinator_methods_throws_naming_the_field() {
     );
     assert_eq!(
         thrown(c.set_acls(to_js(&json!([{"principal": "User:a", "resourceType": "disk", "resourceName": "*", "operation": "read"}]), Mode::Object)).err().unwrap()),
-        "invalid setAcls: [0].resourceType: expected \"group\", \"topic\" or \"cluster\""
+        "invalid setAcls: [0].resourceType: unknown resource type \"disk\"; known: group, topic, cluster"
+    );
+    // One decoder per input: the binding checks what the cluster's decoders check.
+    assert_eq!(
+        thrown(c.set_acls(to_js(&json!([{"principal": "alice", "resourceType": "topic", "resourceName": "*", "operation": "read"}]), Mode::Object)).err().unwrap()),
+        "invalid setAcls: [0].principal: \"alice\" is not a principal of the form \"User:name\""
+    );
+    assert_eq!(
+        thrown(
+            c.create_topics(to_js(
+                &json!([{"name": "t", "numPartitions": 1, "configs": [{"name": "a", "value": "1"}, {"key": "a", "value": "2"}]}]),
+                Mode::Object
+            ))
+            .err()
+            .unwrap()
+        ),
+        "invalid createTopics: [0].configs[1]: config \"a\" is given twice"
+    );
+    assert_eq!(
+        thrown(
+            c.create_topics(to_js(
+                &json!([{"name": "t", "numPartitions": 1, "partitions": 2}]),
+                Mode::Object
+            ))
+            .err()
+            .unwrap()
+        ),
+        "invalid createTopics: [0].partitions: unknown field"
     );
     assert_eq!(
         thrown(

@@ -2,11 +2,10 @@
 //! thrown as JS `Error`s, nothing changed), calls the core, encodes its output.
 
 use super::convert::{context, input, output, required, JsResult};
-use crate::cluster::{Acl, Operation, ResourceType};
+use crate::cluster::{Acl, CreatableTopic};
 use crate::coordinator::records::Record;
 use crate::coordinator::{Coordinator as Core, RequestContext};
-use crate::from_json_struct;
-use crate::protocol::json::{decode, mismatch, DecodeError, FromJson, Path};
+use crate::protocol::json::{decode, FromJson};
 use crate::protocol::{ListGroupsRequest, StreamsGroupHeartbeatRequest};
 use serde::Serialize;
 use serde_json::Value;
@@ -20,95 +19,6 @@ fn err(e: String) -> JsError {
 fn decoded<T: FromJson>(v: &Value, what: &str) -> Result<T, JsError> {
     decode(v, what).map_err(err)
 }
-
-/// One topic of `createTopics`.
-struct NewTopic {
-    name: String,
-    num_partitions: i32,
-    replication_factor: i16,
-    configs: BTreeMap<String, String>,
-}
-
-/// Topic configs: `{ key: value }` or `[{ key | name, value }]`.
-struct Configs(BTreeMap<String, String>);
-
-impl FromJson for Configs {
-    const EXPECTED: &'static str = "an object of strings or an array of {key, value}";
-    const PLURAL: &'static str = "config objects";
-    fn from_json(v: &Value, path: &Path<'_>) -> Result<Self, DecodeError> {
-        let mut out = BTreeMap::new();
-        match v {
-            Value::Null => {}
-            Value::Object(m) => {
-                for (k, x) in m {
-                    out.insert(k.clone(), String::from_json(x, &path.key(k))?);
-                }
-            }
-            Value::Array(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    let p = path.index(i);
-                    let key = item
-                        .get("key")
-                        .or_else(|| item.get("name"))
-                        .ok_or_else(|| mismatch(item, &p, "a {key, value} object"))?;
-                    let value = item
-                        .get("value")
-                        .ok_or_else(|| mismatch(item, &p, "a {key, value} object"))?;
-                    out.insert(
-                        String::from_json(key, &p.key("key"))?,
-                        String::from_json(value, &p.key("value"))?,
-                    );
-                }
-            }
-            _ => return Err(mismatch(v, path, Self::EXPECTED)),
-        }
-        Ok(Configs(out))
-    }
-}
-
-from_json_struct!(
-    NewTopic,
-    "a {name, numPartitions, configs?} object",
-    "{name, numPartitions, configs?} objects",
-    |f| {
-        let configs: Configs = f.or("configs", Configs(BTreeMap::new()))?;
-        Ok(NewTopic {
-            name: f.required("name")?,
-            num_partitions: f.required("numPartitions")?,
-            replication_factor: f.or("replicationFactor", -1)?,
-            configs: configs.0,
-        })
-    }
-);
-
-struct AclInput(Acl);
-
-from_json_struct!(
-    AclInput,
-    "an ACL object {principal, resourceType, resourceName, operation}",
-    "ACL objects",
-    |f| {
-        let path = *f.path();
-        let rt: String = f.required("resourceType")?;
-        let op: String = f.required("operation")?;
-        Ok(AclInput(Acl {
-            principal: f.required("principal")?,
-            resource_type: ResourceType::parse(&rt).ok_or_else(|| {
-                DecodeError::new(
-                    &path.key("resourceType"),
-                    "expected \"group\", \"topic\" or \"cluster\"",
-                )
-            })?,
-            resource_name: f.required("resourceName")?,
-            operation: Operation::parse(&op).ok_or_else(|| {
-                DecodeError::new(
-                    &path.key("operation"),
-                    "expected \"read\", \"describe\", \"create\" or \"all\"",
-                )
-            })?,
-        }))
-    }
-);
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -252,7 +162,7 @@ impl Coordinator {
     #[wasm_bindgen(js_name = createTopics)]
     pub fn create_topics(&mut self, topics: JsValue) -> JsResult {
         let v = required(&topics, "createTopics")?;
-        let topics: Vec<NewTopic> = decoded(&v, "createTopics")?;
+        let topics: Vec<CreatableTopic> = decoded(&v, "createTopics")?;
         let out: Vec<TopicResult> = topics
             .into_iter()
             .map(|t| {
@@ -327,8 +237,7 @@ impl Coordinator {
     #[wasm_bindgen(js_name = setAcls)]
     pub fn set_acls(&mut self, acls: JsValue) -> Result<(), JsError> {
         let v = required(&acls, "setAcls")?;
-        let acls: Vec<AclInput> = decoded(&v, "setAcls")?;
-        let acls: Vec<Acl> = acls.into_iter().map(|a| a.0).collect();
+        let acls: Vec<Acl> = decoded(&v, "setAcls")?;
         self.inner.set_acls(&acls);
         Ok(())
     }
