@@ -324,7 +324,15 @@ fn the_snapshot_carries_what_the_playground_draws() {
     assert_eq!(s["nowMs"], 5);
     let g = &s["groups"][0];
     assert_eq!(g["groupState"], "NotReady");
-    assert_eq!(g["configuredTopology"]["status"]["statusCode"], 4);
+    assert_eq!(g["configuredTopology"]["statuses"][0]["statusCode"], 4);
+    assert_eq!(
+        g["configuredTopology"]["statuses"].as_array().map(Vec::len),
+        Some(1)
+    );
+    assert_eq!(
+        g["configuredTopology"]["internalTopicsToCreate"][0],
+        "app-changelog"
+    );
     assert_eq!(g["internalTopicCreation"]["inFlight"][0], "app-changelog");
     assert_eq!(g["internalTopicCreation"]["completesAtMs"], 105);
     assert_eq!(g["members"][0]["memberId"], "a");

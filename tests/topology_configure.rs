@@ -10,6 +10,10 @@ use streams_rebalance::protocol::{ErrorCode, StatusCode};
 use streams_rebalance::topology::{configure, ConfiguredTopology};
 use topology_support::{cluster, topology};
 
+fn codes(c: &ConfiguredTopology) -> Vec<StatusCode> {
+    c.statuses.iter().map(|s| s.code).collect()
+}
+
 fn configured(subs: serde_json::Value, c: &Cluster) -> ConfiguredTopology {
     let t = topology(subs);
     streams_rebalance::topology::validate(&t).expect("the test topology is valid");
@@ -28,13 +32,12 @@ fn join_topology() -> serde_json::Value {
     ])
 }
 
-/// (what, subtopologies, cluster topics, expected status, expected detail)
+/// (what, subtopologies, cluster topics, every expected status with its detail)
 type StatusCase = (
     &'static str,
     serde_json::Value,
     Vec<(&'static str, i32)>,
-    StatusCode,
-    &'static str,
+    Vec<(StatusCode, &'static str)>,
 );
 
 #[test]
@@ -45,43 +48,37 @@ fn statuses() {
             json!([{"subtopologyId": "0", "sourceTopics": ["zeta", "alpha", "present"]},
                    {"subtopologyId": "1", "sourceTopics": ["beta"]}]),
             vec![("present", 1)],
-            StatusCode::MISSING_SOURCE_TOPICS,
-            "Source topics alpha, beta, zeta are missing.",
+            vec![(StatusCode::MISSING_SOURCE_TOPICS, "Source topics alpha, beta, zeta are missing.")],
         ),
         (
             "a regex matching nothing",
             json!([{"subtopologyId": "0", "sourceTopicRegex": ["in-.*", "other"]}]),
             vec![("in-1", 1)],
-            StatusCode::MISSING_SOURCE_TOPICS,
-            "Source topic regexes \"other\" match no topic.",
+            vec![(StatusCode::MISSING_SOURCE_TOPICS, "Source topic regexes \"other\" match no topic.")],
         ),
         (
             "missing topics and regexes together",
             json!([{"subtopologyId": "0", "sourceTopics": ["b"], "sourceTopicRegex": ["x.*"]}]),
             vec![],
-            StatusCode::MISSING_SOURCE_TOPICS,
-            "Source topics b are missing. Source topic regexes \"x.*\" match no topic.",
+            vec![(StatusCode::MISSING_SOURCE_TOPICS, "Source topics b are missing. Source topic regexes \"x.*\" match no topic.")],
         ),
         (
             "a regex never matches the topology's own internal topics",
             json!([{"subtopologyId": "0", "sourceTopicRegex": ["app-.*"], "stateChangelogTopics": [{"name": "app-store-changelog"}]}]),
             vec![("app-store-changelog", 1)],
-            StatusCode::MISSING_SOURCE_TOPICS,
-            "Source topic regexes \"app-.*\" match no topic.",
+            vec![(StatusCode::MISSING_SOURCE_TOPICS, "Source topic regexes \"app-.*\" match no topic.")],
         ),
         (
             "copartitioned external topics that disagree",
             json!([{"subtopologyId": "0", "sourceTopics": ["left", "right"], "copartitionGroups": [{"sourceTopics": [1, 0]}]}]),
             vec![("left", 3), ("right", 2)],
-            StatusCode::INCONSISTENT_SOURCE_TOPICS,
-            "Following topics do not have the same number of partitions: [{left=3, right=2}]",
+            vec![(StatusCode::INCONSISTENT_SOURCE_TOPICS, "Following topics do not have the same number of partitions: [{left=3, right=2}]")],
         ),
         (
             "copartitioned via a regex",
             json!([{"subtopologyId": "0", "sourceTopicRegex": ["in-.*"], "copartitionGroups": [{"sourceTopicRegex": [0]}]}]),
             vec![("in-a", 3), ("in-b", 2), ("in-c", 3)],
-            StatusCode::INCONSISTENT_SOURCE_TOPICS,
-            "Following topics do not have the same number of partitions: [{in-a=3, in-b=2, in-c=3}]",
+            vec![(StatusCode::INCONSISTENT_SOURCE_TOPICS, "Following topics do not have the same number of partitions: [{in-a=3, in-b=2, in-c=3}]")],
         ),
         (
             "copartition groups sharing a repartition topic are merged",
@@ -93,8 +90,10 @@ fn statuses() {
                  "copartitionGroups": [{"sourceTopics": [0], "repartitionSourceTopics": [0]}]}
             ]),
             vec![("a", 1), ("c", 2)],
-            StatusCode::INCONSISTENT_SOURCE_TOPICS,
-            "Following topics do not have the same number of partitions: [{a=1, c=2}]",
+            vec![
+                (StatusCode::INCONSISTENT_SOURCE_TOPICS, "Following topics do not have the same number of partitions: [{a=1, c=2}]"),
+                (StatusCode::MISSING_INTERNAL_TOPICS, "Internal topics are missing: r. Partition counts of r are not known while the source topics they depend on are missing or inconsistent, so they are not created yet."),
+            ],
         ),
         (
             "a fixed repartition count against its copartitioned source",
@@ -104,43 +103,133 @@ fn statuses() {
                  "copartitionGroups": [{"sourceTopics": [0], "repartitionSourceTopics": [0]}]}
             ]),
             vec![("orders", 4), ("customers", 2)],
-            StatusCode::INCONSISTENT_INTERNAL_TOPICS,
-            "Number of partitions [5] of repartition topic [r] doesn't match number of partitions [2] of the source topic.",
+            vec![
+                (StatusCode::INCONSISTENT_INTERNAL_TOPICS, "Number of partitions [5] of repartition topic [r] doesn't match number of partitions [2] of the source topic."),
+                (StatusCode::MISSING_INTERNAL_TOPICS, "Internal topics are missing: r. Partition counts of r are not known while the source topics they depend on are missing or inconsistent, so they are not created yet."),
+            ],
         ),
         (
             "an existing internal topic with another count",
             join_topology(),
             vec![("orders", 4), ("customers", 2), ("app-rekey-repartition", 3), ("app-customers-store-changelog", 5)],
-            StatusCode::INCONSISTENT_INTERNAL_TOPICS,
-            "Existing topic app-customers-store-changelog has different number of partitions: expected 2, found 5. Existing topic app-rekey-repartition has different number of partitions: expected 2, found 3.",
+            vec![(StatusCode::INCONSISTENT_INTERNAL_TOPICS, "Existing topic app-customers-store-changelog has different number of partitions: expected 2, found 5. Existing topic app-rekey-repartition has different number of partitions: expected 2, found 3.")],
         ),
         (
             "missing internal topics",
             join_topology(),
             vec![("orders", 4), ("customers", 2)],
-            StatusCode::MISSING_INTERNAL_TOPICS,
-            "Internal topics are missing: app-customers-store-changelog, app-rekey-repartition.",
+            vec![(StatusCode::MISSING_INTERNAL_TOPICS, "Internal topics are missing: app-customers-store-changelog, app-rekey-repartition.")],
         ),
         (
             "one internal topic of two missing",
             join_topology(),
             vec![("orders", 4), ("customers", 2), ("app-rekey-repartition", 2)],
-            StatusCode::MISSING_INTERNAL_TOPICS,
-            "Internal topics are missing: app-customers-store-changelog.",
+            vec![(StatusCode::MISSING_INTERNAL_TOPICS, "Internal topics are missing: app-customers-store-changelog.")],
+        ),
+        (
+            "inconsistent source topics and an inconsistent internal topic at once",
+            json!([
+                {"subtopologyId": "0", "sourceTopics": ["left", "right"], "copartitionGroups": [{"sourceTopics": [0, 1]}]},
+                {"subtopologyId": "1", "sourceTopics": ["in"], "stateChangelogTopics": [{"name": "store-changelog"}]}
+            ]),
+            vec![("left", 3), ("right", 2), ("in", 2), ("store-changelog", 5)],
+            vec![
+                (StatusCode::INCONSISTENT_SOURCE_TOPICS, "Following topics do not have the same number of partitions: [{left=3, right=2}]"),
+                (StatusCode::INCONSISTENT_INTERNAL_TOPICS, "Existing topic store-changelog has different number of partitions: expected 2, found 5."),
+            ],
+        ),
+        (
+            "a missing source topic in one subtopology, an inconsistent copartition group in another",
+            json!([
+                {"subtopologyId": "0", "sourceTopics": ["gone"]},
+                {"subtopologyId": "1", "sourceTopics": ["left", "right"], "copartitionGroups": [{"sourceTopics": [0, 1]}]}
+            ]),
+            vec![("left", 1), ("right", 4)],
+            vec![
+                (StatusCode::MISSING_SOURCE_TOPICS, "Source topics gone are missing."),
+                (StatusCode::INCONSISTENT_SOURCE_TOPICS, "Following topics do not have the same number of partitions: [{left=1, right=4}]"),
+            ],
+        ),
+        (
+            "external topics that disagree are reported although another of their group is missing",
+            json!([{"subtopologyId": "0", "sourceTopics": ["a", "b", "gone"], "copartitionGroups": [{"sourceTopics": [0, 1, 2]}]}]),
+            vec![("a", 1), ("b", 2)],
+            vec![
+                (StatusCode::MISSING_SOURCE_TOPICS, "Source topics gone are missing."),
+                (StatusCode::INCONSISTENT_SOURCE_TOPICS, "Following topics do not have the same number of partitions: [{a=1, b=2}]"),
+            ],
+        ),
+        (
+            "an inconsistent internal topic and a missing one",
+            json!([
+                {"subtopologyId": "0", "sourceTopics": ["in"], "stateChangelogTopics": [{"name": "wrong-changelog"}]},
+                {"subtopologyId": "1", "sourceTopics": ["in2"], "stateChangelogTopics": [{"name": "absent-changelog"}]}
+            ]),
+            vec![("in", 2), ("in2", 3), ("wrong-changelog", 4)],
+            vec![
+                (StatusCode::INCONSISTENT_INTERNAL_TOPICS, "Existing topic wrong-changelog has different number of partitions: expected 2, found 4."),
+                (StatusCode::MISSING_INTERNAL_TOPICS, "Internal topics are missing: absent-changelog."),
+            ],
+        ),
+        (
+            "all four: a repartition topic's count waits for its missing upstream source",
+            json!([
+                {"subtopologyId": "0", "sourceTopics": ["gone"], "repartitionSinkTopics": ["r"]},
+                {"subtopologyId": "1", "repartitionSourceTopics": [{"name": "r"}], "stateChangelogTopics": [{"name": "r-store-changelog"}]},
+                {"subtopologyId": "2", "sourceTopics": ["left", "right"], "copartitionGroups": [{"sourceTopics": [0, 1]}],
+                 "stateChangelogTopics": [{"name": "join-changelog"}]},
+                {"subtopologyId": "3", "sourceTopics": ["in"], "stateChangelogTopics": [{"name": "wrong-changelog"}, {"name": "new-changelog"}]}
+            ]),
+            vec![("left", 1), ("right", 2), ("in", 3), ("wrong-changelog", 1)],
+            vec![
+                (StatusCode::MISSING_SOURCE_TOPICS, "Source topics gone are missing."),
+                (StatusCode::INCONSISTENT_SOURCE_TOPICS, "Following topics do not have the same number of partitions: [{left=1, right=2}]"),
+                (StatusCode::INCONSISTENT_INTERNAL_TOPICS, "Existing topic wrong-changelog has different number of partitions: expected 3, found 1."),
+                (StatusCode::MISSING_INTERNAL_TOPICS, "Internal topics are missing: join-changelog, new-changelog, r, r-store-changelog. Partition counts of join-changelog, r, r-store-changelog are not known while the source topics they depend on are missing or inconsistent, so they are not created yet."),
+            ],
         ),
     ];
-    for (what, subs, topics, code, detail) in cases {
+    for (what, subs, topics, expected) in cases {
         let c = configured(subs, &cluster(&topics));
-        let st = c
-            .status
-            .clone()
-            .unwrap_or_else(|| panic!("{what}: expected a status"));
-        assert_eq!((st.code, st.detail.as_str()), (code, detail), "{what}");
+        let got: Vec<(StatusCode, &str)> = c
+            .statuses
+            .iter()
+            .map(|s| (s.code, s.detail.as_str()))
+            .collect();
+        assert_eq!(got, expected, "{what}");
         assert!(
             !c.is_ready() && c.subtopologies.is_empty(),
             "{what}: not ready, no subtopologies"
         );
     }
+}
+
+#[test]
+fn only_internal_topics_with_a_decided_count_are_created_alongside_other_statuses() {
+    // The "all four" row above: new-changelog (subtopology 3, input `in` = 3) is
+    // created now; r (upstream source missing), r-store-changelog (reads r) and
+    // join-changelog (inconsistent copartition group) wait.
+    let c = configured(
+        json!([
+            {"subtopologyId": "0", "sourceTopics": ["gone"], "repartitionSinkTopics": ["r"]},
+            {"subtopologyId": "1", "repartitionSourceTopics": [{"name": "r"}], "stateChangelogTopics": [{"name": "r-store-changelog"}]},
+            {"subtopologyId": "2", "sourceTopics": ["left", "right"], "copartitionGroups": [{"sourceTopics": [0, 1]}],
+             "stateChangelogTopics": [{"name": "join-changelog"}]},
+            {"subtopologyId": "3", "sourceTopics": ["in"], "stateChangelogTopics": [{"name": "wrong-changelog"}, {"name": "new-changelog"}]}
+        ]),
+        &cluster(&[("left", 1), ("right", 2), ("in", 3), ("wrong-changelog", 1)]),
+    );
+    let made: Vec<(&str, i32)> = c
+        .internal_topics_to_create
+        .iter()
+        .map(|t| (t.name.as_str(), t.partitions))
+        .collect();
+    assert_eq!(made, [("new-changelog", 3)]);
+    assert_eq!(
+        c.internal_topics_undecided,
+        ["join-changelog", "r", "r-store-changelog"]
+    );
+    assert!(c.subtopologies.is_empty());
 }
 
 #[test]
@@ -154,7 +243,7 @@ fn ready_join_topology() {
             ("app-customers-store-changelog", 2),
         ]),
     );
-    assert!(c.is_ready(), "{:?}", c.status);
+    assert!(c.is_ready(), "{:?}", c.statuses);
     let s0 = c.subtopology("0").unwrap();
     let s1 = c.subtopology("1").unwrap();
     // Subtopology 0 reads orders (4); subtopology 1 copartitions the repartition topic to customers (2).
@@ -288,14 +377,14 @@ fn recovers_when_the_cluster_changes() {
     let subs = json!([{"subtopologyId": "0", "sourceTopics": ["in"]}]);
     let mut cl = cluster(&[]);
     assert_eq!(
-        configured(subs.clone(), &cl).status.unwrap().code,
+        configured(subs.clone(), &cl).statuses[0].code,
         StatusCode::MISSING_SOURCE_TOPICS
     );
     cl.create_topic("in", 2, -1, Default::default());
     assert!(configured(subs.clone(), &cl).is_ready());
     cl.delete_topic("in");
     assert_eq!(
-        configured(subs, &cl).status.unwrap().code,
+        configured(subs, &cl).statuses[0].code,
         StatusCode::MISSING_SOURCE_TOPICS
     );
 }
@@ -322,9 +411,38 @@ fn kafka_internal_topic_manager_missing_source_topic() {
         kafka_internal_topic_manager_topology(),
         &cluster(&[("source_topic1", 2)]),
     );
-    let st = c.status.unwrap();
-    assert_eq!(st.code, StatusCode::MISSING_SOURCE_TOPICS);
-    assert_eq!(st.detail, "Source topics source_topic2 are missing.");
+    // Both statuses that hold are reported. subtopology1's changelog is sized by
+    // source_topic1 alone, so it is created now; the repartition topic is copartitioned
+    // with the missing source_topic2 and subtopology2's changelog is sized by it, so
+    // their counts are not decided and they are not created.
+    let got: Vec<(StatusCode, &str)> = c
+        .statuses
+        .iter()
+        .map(|s| (s.code, s.detail.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                StatusCode::MISSING_SOURCE_TOPICS,
+                "Source topics source_topic2 are missing."
+            ),
+            (
+                StatusCode::MISSING_INTERNAL_TOPICS,
+                "Internal topics are missing: repartition_topic, state_changelog_topic1, state_changelog_topic2. Partition counts of repartition_topic, state_changelog_topic2 are not known while the source topics they depend on are missing or inconsistent, so they are not created yet."
+            ),
+        ]
+    );
+    let made: Vec<(&str, i32)> = c
+        .internal_topics_to_create
+        .iter()
+        .map(|t| (t.name.as_str(), t.partitions))
+        .collect();
+    assert_eq!(made, [("state_changelog_topic1", 2)]);
+    assert_eq!(
+        c.internal_topics_undecided,
+        ["repartition_topic", "state_changelog_topic2"]
+    );
     assert!(c.subtopologies.is_empty());
 }
 
@@ -341,7 +459,12 @@ fn kafka_internal_topic_manager_missing_internal_topics() {
             ("state_changelog_topic2", 2),
         ]),
     );
-    assert_eq!(c.status.unwrap().code, StatusCode::MISSING_INTERNAL_TOPICS);
+    assert_eq!(
+        codes(&c),
+        [StatusCode::MISSING_INTERNAL_TOPICS],
+        "{:?}",
+        c.statuses
+    );
     assert!(c.subtopologies.is_empty());
     let made: Vec<TopicToCreate> = c
         .internal_topics_to_create

@@ -30,9 +30,9 @@ fn missing(c: &Cluster) -> Vec<ConfiguredInternalTopic> {
          "stateChangelogTopics": [{"name": "app-c", "topicConfigs": [{"key": "cleanup.policy", "value": "compact"}]}]}
     ]));
     let conf = configure(&t, c).unwrap();
-    match &conf.status {
-        Some(s) if s.code == StatusCode::MISSING_INTERNAL_TOPICS => conf.internal_topics_to_create,
-        _ => Vec::new(),
+    match conf.status(StatusCode::MISSING_INTERNAL_TOPICS) {
+        Some(_) => conf.internal_topics_to_create,
+        None => Vec::new(),
     }
 }
 

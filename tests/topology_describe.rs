@@ -49,7 +49,7 @@ fn resolved_when_ready() {
         ("app-store-changelog", 6),
     ]);
     let c = configure(&t, &cl).unwrap();
-    assert!(c.is_ready(), "{:?}", c.status);
+    assert!(c.is_ready(), "{:?}", c.statuses);
     let d = serde_json::to_value(described_topology(&t, Some(&c))).unwrap();
     assert_eq!(
         d,

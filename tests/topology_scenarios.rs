@@ -11,7 +11,7 @@ use streams_rebalance::cluster::{Acl, Operation, ResourceType};
 use streams_rebalance::config::CoordinatorConfig;
 use streams_rebalance::coordinator::{Coordinator, RequestContext};
 use streams_rebalance::protocol::json::decode;
-use streams_rebalance::protocol::{StreamsGroupHeartbeatResponse, Topology};
+use streams_rebalance::protocol::{ErrorCode, StreamsGroupHeartbeatResponse, Topology};
 
 fn topology(subtopologies: serde_json::Value) -> Topology {
     decode(
@@ -396,4 +396,65 @@ fn rebuilt_from_records_answers_the_same() {
     }
     assert!(c.cluster.topic("app-store-changelog").is_some());
     assert_eq!(c.cluster, rebuilt.cluster);
+}
+
+/// Statuses 1 to 4 at once (SPEC.md section 1: every status that holds, in code
+/// order): `r`'s count waits for its missing upstream source, `join-changelog` for an
+/// inconsistent copartition group; `new-changelog`'s count is decided, so it is
+/// created while the other statuses hold. Then each is cleared.
+#[test]
+fn every_status_that_holds_is_sent_in_code_order() {
+    let mut c = Coordinator::new(CoordinatorConfig::default());
+    topic(&mut c, "left", 1);
+    topic(&mut c, "right", 2);
+    topic(&mut c, "in", 3);
+    topic(&mut c, "wrong-changelog", 1);
+    let t = topology(json!([
+        {"subtopologyId": "0", "sourceTopics": ["gone"], "repartitionSinkTopics": ["r"]},
+        {"subtopologyId": "1", "repartitionSourceTopics": [{"name": "r"}], "stateChangelogTopics": [{"name": "r-store-changelog"}]},
+        {"subtopologyId": "2", "sourceTopics": ["left", "right"], "copartitionGroups": [{"sourceTopics": [0, 1]}],
+         "stateChangelogTopics": [{"name": "join-changelog"}]},
+        {"subtopologyId": "3", "sourceTopics": ["in"], "stateChangelogTopics": [{"name": "wrong-changelog"}, {"name": "new-changelog"}]}
+    ]));
+    let mut m = Client::new("app", "m1", t);
+    let r = m.heartbeat(&mut c);
+    let waiting = "Partition counts of join-changelog, r, r-store-changelog are not known while the source topics they depend on are missing or inconsistent, so they are not created yet.";
+    assert_eq!(
+        statuses(&r),
+        [
+            (1, "Source topics gone are missing.".to_owned()),
+            (2, "Following topics do not have the same number of partitions: [{left=1, right=2}]".to_owned()),
+            (3, "Existing topic wrong-changelog has different number of partitions: expected 3, found 1.".to_owned()),
+            (4, format!("Internal topics are missing: join-changelog, new-changelog, r, r-store-changelog. Creation of new-changelog requested (attempt 1), completes at 0 ms. {waiting}")),
+        ]
+    );
+    assert_eq!(state(&mut c, "app"), "NotReady");
+    let ev = c.advance_time(0).unwrap();
+    assert_eq!(
+        ev.iter().map(|e| e.detail.as_str()).collect::<Vec<_>>(),
+        ["Created internal topics new-changelog."]
+    );
+    assert_eq!(c.cluster.partitions("new-changelog"), Some(3));
+    assert!(c.cluster.topic("r").is_none() && c.cluster.topic("join-changelog").is_none());
+    // Nothing left to create: status 4 lists only what waits for a decided count.
+    let r = m.heartbeat(&mut c);
+    assert_eq!(codes(&r), [1, 2, 3, 4]);
+    assert_eq!(
+        statuses(&r)[3].1,
+        format!("Internal topics are missing: join-changelog, r, r-store-changelog. {waiting}")
+    );
+    // The source appears and the group agrees: 1 and 2 clear, everything can be created.
+    topic(&mut c, "gone", 2);
+    assert_eq!(c.create_partitions("left", 2).error_code, ErrorCode::NONE);
+    assert!(c.delete_topic("wrong-changelog"));
+    let r = m.heartbeat(&mut c);
+    assert_eq!(
+        statuses(&r),
+        [(4, "Internal topics are missing: join-changelog, r, r-store-changelog, wrong-changelog. Creation of join-changelog, r, r-store-changelog, wrong-changelog requested (attempt 1), completes at 0 ms.".to_owned())]
+    );
+    c.advance_time(0).unwrap();
+    until_stable(&mut c, &mut m);
+    assert_eq!(c.cluster.partitions("r"), Some(2));
+    assert_eq!(c.cluster.partitions("join-changelog"), Some(2));
+    assert_eq!(m.active.len(), 4, "every subtopology: {:?}", m.active);
 }

@@ -294,3 +294,48 @@ fn regex_source_matching_two_topics_then_a_third() {
         json!(["clicks-asia", "clicks-eu", "clicks-us"])
     );
 }
+
+/// Statuses 1 to 4 in one response, in code order; the internal topic whose count is
+/// decided is created meanwhile, the others wait; then all clear.
+#[wasm_bindgen_test]
+fn every_status_that_holds_in_one_response() {
+    let mut c = coordinator(json!({}));
+    create(
+        &mut c,
+        json!([{"name": "left", "numPartitions": 1}, {"name": "right", "numPartitions": 2},
+               {"name": "in", "numPartitions": 3}, {"name": "wrong-changelog", "numPartitions": 1}]),
+    );
+    let mut m = Member::new(json!([
+        {"subtopologyId": "0", "sourceTopics": ["gone"], "repartitionSinkTopics": ["r"]},
+        {"subtopologyId": "1", "repartitionSourceTopics": [{"name": "r"}], "stateChangelogTopics": [{"name": "r-store-changelog"}]},
+        {"subtopologyId": "2", "sourceTopics": ["left", "right"], "copartitionGroups": [{"sourceTopics": [0, 1]}],
+         "stateChangelogTopics": [{"name": "join-changelog"}]},
+        {"subtopologyId": "3", "sourceTopics": ["in"], "stateChangelogTopics": [{"name": "wrong-changelog"}, {"name": "new-changelog"}]}
+    ]));
+    let st = m.beat(&mut c);
+    let codes: Vec<i64> = st.iter().map(|s| s.0).collect();
+    assert_eq!(codes, [1, 2, 3, 4], "{st:?}");
+    assert_eq!(st[0].1, "Source topics gone are missing.");
+    assert!(
+        st[3]
+            .1
+            .contains("Creation of new-changelog requested (attempt 1)"),
+        "{st:?}"
+    );
+    assert_eq!(state(&mut c), "NotReady");
+    let ev = events(&mut c, 0);
+    assert_eq!(ev.len(), 1, "{ev:?}");
+    assert_eq!(ev[0]["detail"], "Created internal topics new-changelog.");
+    create(&mut c, json!([{"name": "gone", "numPartitions": 2}]));
+    let r = out(c.create_partitions(js(&json!([{"name": "left", "count": 2}]))));
+    assert_eq!(r[0]["errorCode"], 0, "{r}");
+    let r = out(c.delete_topics(js(&json!(["wrong-changelog"]))));
+    assert_eq!(r[0]["errorCode"], 0, "{r}");
+    assert_eq!(m.codes(&mut c), [4]);
+    let ev = events(&mut c, 0);
+    assert_eq!(
+        ev[0]["detail"],
+        "Created internal topics join-changelog, r, r-store-changelog, wrong-changelog."
+    );
+    m.until_stable(&mut c);
+}

@@ -728,12 +728,7 @@ impl Coordinator {
 
         // Internal topics the coordinator must create.
         let missing = match self.groups.get(gid).map(|g| &g.configured) {
-            Some(Some(Ok(cfg)))
-                if cfg
-                    .status
-                    .as_ref()
-                    .is_some_and(|s| s.code == StatusCode::MISSING_INTERNAL_TOPICS) =>
-            {
+            Some(Some(Ok(cfg))) if cfg.status(StatusCode::MISSING_INTERNAL_TOPICS).is_some() => {
                 Some(cfg.internal_topics_to_create.clone())
             }
             _ => None,

@@ -32,10 +32,9 @@ pub fn statuses(g: &StreamsGroup, m: &StreamsMember, may_create: bool) -> Vec<St
         }
     }
     if let Some(Ok(cfg)) = &g.configured {
-        if let Some(st) = &cfg.status {
+        for st in &cfg.statuses {
             let detail = if st.code == StatusCode::MISSING_INTERNAL_TOPICS {
-                g.creation
-                    .detail(&cfg.internal_topics_to_create, may_create)
+                g.creation.status_detail(cfg, may_create)
             } else {
                 st.detail.clone()
             };

@@ -62,11 +62,14 @@ pub struct SubtopologySnapshot {
 #[serde(rename_all = "camelCase")]
 pub struct ConfiguredSnapshot {
     pub ready: bool,
-    /// The status (1-4) that keeps the group NotReady, or the STREAMS_INVALID_TOPOLOGY error.
-    pub status: Option<Status>,
+    /// Every status (1-4) that keeps the group NotReady, in code order.
+    pub statuses: Vec<Status>,
+    /// The STREAMS_INVALID_TOPOLOGY error.
     pub error: Option<String>,
     pub subtopologies: Vec<SubtopologySnapshot>,
     pub internal_topics_to_create: Vec<String>,
+    /// Missing internal topics whose partition count is not decided yet (not created).
+    pub internal_topics_undecided: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -153,10 +156,14 @@ fn group_snapshot(g: &StreamsGroup) -> GroupSnapshot {
     let configured = g.configured.as_ref().map(|c| match c {
         Ok(c) => ConfiguredSnapshot {
             ready: c.is_ready(),
-            status: c.status.as_ref().map(|s| Status {
-                status_code: s.code.code(),
-                status_detail: s.detail.clone(),
-            }),
+            statuses: c
+                .statuses
+                .iter()
+                .map(|s| Status {
+                    status_code: s.code.code(),
+                    status_detail: s.detail.clone(),
+                })
+                .collect(),
             error: None,
             subtopologies: c
                 .subtopologies
@@ -173,13 +180,15 @@ fn group_snapshot(g: &StreamsGroup) -> GroupSnapshot {
                 .iter()
                 .map(|t| t.name.clone())
                 .collect(),
+            internal_topics_undecided: c.internal_topics_undecided.clone(),
         },
         Err(e) => ConfiguredSnapshot {
             ready: false,
-            status: None,
+            statuses: Vec::new(),
             error: Some(e.to_string()),
             subtopologies: Vec::new(),
             internal_topics_to_create: Vec::new(),
+            internal_topics_undecided: Vec::new(),
         },
     });
     let c = &g.creation;

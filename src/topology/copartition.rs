@@ -8,10 +8,11 @@ use crate::protocol::StatusCode;
 use crate::topology::TopicStatus;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// A repartition topic's count while configuring: `fixed` when the topology set it.
+/// A repartition topic's count while configuring: `fixed` when the topology set it;
+/// `count` None while it cannot be decided (see `enforce` and `repartition::infer_partial`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RepartitionCount {
-    pub count: i32,
+    pub count: Option<i32>,
     pub fixed: bool,
 }
 
@@ -25,8 +26,19 @@ fn same_count_text(counts: &BTreeMap<&str, i32>) -> String {
 
 /// Enforces one group. `group` holds external and repartition topic names; external
 /// counts come from `external`, repartition ones from (and go back to) `repartition`.
+/// `complete` is false when one of the group's source topics is missing or one of its
+/// regexes matches nothing.
+///
+/// What can be decided is reported, nothing is invented:
+/// - external topics that already disagree are INCONSISTENT_SOURCE_TOPICS whatever
+///   the missing ones turn out to be;
+/// - otherwise an incomplete group, or one whose count would come from a repartition
+///   topic whose count is unknown, decides nothing;
+/// - the repartition topics of a group that is not decided, or that fails, get no
+///   count (None), so none of them is created with a count that may have to change.
 pub fn enforce(
     group: &BTreeSet<String>,
+    complete: bool,
     external: &BTreeMap<String, i32>,
     repartition: &mut BTreeMap<String, RepartitionCount>,
 ) -> Result<(), TopicStatus> {
@@ -35,60 +47,82 @@ pub fn enforce(
         .filter(|t| repartition.contains_key(*t))
         .map(String::as_str)
         .collect();
+    let undecide = |repartition: &mut BTreeMap<String, RepartitionCount>| {
+        for t in &internal {
+            if let Some(c) = repartition.get_mut(*t) {
+                c.count = None;
+            }
+        }
+    };
     let outside: BTreeMap<&str, i32> = group
         .iter()
         .filter(|t| !repartition.contains_key(*t))
         .filter_map(|t| external.get(t).map(|n| (t.as_str(), *n)))
         .collect();
-    let n = if outside.is_empty() {
-        let fixed: BTreeMap<&str, i32> = internal
-            .iter()
-            .filter_map(|t| {
-                repartition
-                    .get(*t)
-                    .filter(|c| c.fixed)
-                    .map(|c| (*t, c.count))
-            })
-            .collect();
-        let distinct: BTreeSet<i32> = fixed.values().copied().collect();
-        if distinct.len() > 1 {
-            return Err(TopicStatus {
-                code: StatusCode::INCONSISTENT_INTERNAL_TOPICS,
-                detail: same_count_text(&fixed),
-            });
-        }
-        match distinct.first() {
-            Some(n) => *n,
-            None => internal
+    let distinct_outside: BTreeSet<i32> = outside.values().copied().collect();
+    if distinct_outside.len() > 1 {
+        undecide(repartition);
+        return Err(TopicStatus {
+            code: StatusCode::INCONSISTENT_SOURCE_TOPICS,
+            detail: same_count_text(&outside),
+        });
+    }
+    if !complete {
+        undecide(repartition);
+        return Ok(());
+    }
+    let n = match distinct_outside.first() {
+        Some(n) => *n,
+        None => {
+            let fixed: BTreeMap<&str, i32> = internal
                 .iter()
-                .filter_map(|t| repartition.get(*t).map(|c| c.count))
-                .max()
-                .unwrap_or(0),
+                .filter_map(|t| {
+                    repartition
+                        .get(*t)
+                        .filter(|c| c.fixed)
+                        .and_then(|c| c.count.map(|n| (*t, n)))
+                })
+                .collect();
+            let distinct: BTreeSet<i32> = fixed.values().copied().collect();
+            if distinct.len() > 1 {
+                undecide(repartition);
+                return Err(TopicStatus {
+                    code: StatusCode::INCONSISTENT_INTERNAL_TOPICS,
+                    detail: same_count_text(&fixed),
+                });
+            }
+            match distinct.first() {
+                Some(n) => *n,
+                None => {
+                    let counts: Option<Vec<i32>> = internal
+                        .iter()
+                        .map(|t| repartition.get(*t).and_then(|c| c.count))
+                        .collect();
+                    match counts {
+                        Some(c) => c.into_iter().max().unwrap_or(0),
+                        None => {
+                            undecide(repartition);
+                            return Ok(());
+                        }
+                    }
+                }
+            }
         }
-    } else {
-        let distinct: BTreeSet<i32> = outside.values().copied().collect();
-        if distinct.len() > 1 {
-            return Err(TopicStatus {
-                code: StatusCode::INCONSISTENT_SOURCE_TOPICS,
-                detail: same_count_text(&outside),
-            });
-        }
-        distinct.first().copied().unwrap_or(0)
     };
     let mut wrong = Vec::new();
     for t in &internal {
         if let Some(c) = repartition.get_mut(*t) {
-            if c.fixed && c.count != n {
-                wrong.push(format!(
-                    "Number of partitions [{}] of repartition topic [{t}] doesn't match number of partitions [{n}] of the source topic.",
-                    c.count
-                ));
-            } else if n > 0 {
-                c.count = n;
+            match c.count {
+                Some(count) if c.fixed && count != n => wrong.push(format!(
+                    "Number of partitions [{count}] of repartition topic [{t}] doesn't match number of partitions [{n}] of the source topic."
+                )),
+                _ if n > 0 => c.count = Some(n),
+                _ => {}
             }
         }
     }
     if !wrong.is_empty() {
+        undecide(repartition);
         return Err(TopicStatus {
             code: StatusCode::INCONSISTENT_INTERNAL_TOPICS,
             detail: wrong.join(" "),
@@ -119,7 +153,7 @@ mod tests {
                 (
                     k.to_string(),
                     RepartitionCount {
-                        count: *count,
+                        count: Some(*count),
                         fixed: *fixed,
                     },
                 )
@@ -133,6 +167,7 @@ mod tests {
     fn external_topics_that_disagree() {
         let e = enforce(
             &set(&["first", "second"]),
+            true,
             &ext(&[("first", 2), ("second", 1)]),
             &mut rep(&[]),
         )
@@ -149,18 +184,19 @@ mod tests {
         let mut r = rep(&[("repartitioned", 10, false)]);
         enforce(
             &set(&["first", "second", "repartitioned"]),
+            true,
             &ext(CONSISTENT),
             &mut r,
         )
         .unwrap();
-        assert_eq!(r["repartitioned"].count, 2);
+        assert_eq!(r["repartitioned"].count, Some(2));
     }
 
     #[test]
     fn all_repartition_topics_take_the_maximum() {
         let mut r = rep(&[("one", 1, false), ("two", 15, false), ("three", 5, false)]);
-        enforce(&set(&["one", "two", "three"]), &ext(&[]), &mut r).unwrap();
-        assert!(r.values().all(|c| c.count == 15), "{r:?}");
+        enforce(&set(&["one", "two", "three"]), true, &ext(&[]), &mut r).unwrap();
+        assert!(r.values().all(|c| c.count == Some(15)), "{r:?}");
     }
 
     #[test]
@@ -168,6 +204,7 @@ mod tests {
         let mut r = rep(&[("repartitioned-1", 10, true), ("repartitioned-2", 5, true)]);
         let e = enforce(
             &set(&["repartitioned-1", "repartitioned-2"]),
+            true,
             &ext(CONSISTENT),
             &mut r,
         )
@@ -184,13 +221,14 @@ mod tests {
         let mut r = rep(&[("repartitioned-1", 10, true), ("repartitioned-2", 10, true)]);
         enforce(
             &set(&["repartitioned-1", "repartitioned-2"]),
+            true,
             &ext(CONSISTENT),
             &mut r,
         )
         .unwrap();
         assert_eq!(
             (r["repartitioned-1"].count, r["repartitioned-2"].count),
-            (10, 10)
+            (Some(10), Some(10))
         );
     }
 
@@ -199,6 +237,7 @@ mod tests {
         let mut r = rep(&[("repartitioned-1", 10, true)]);
         let e = enforce(
             &set(&["repartitioned-1", "second"]),
+            true,
             &ext(CONSISTENT),
             &mut r,
         )
@@ -211,11 +250,12 @@ mod tests {
         let mut r = rep(&[("repartitioned-1", 2, true)]);
         enforce(
             &set(&["repartitioned-1", "second"]),
+            true,
             &ext(CONSISTENT),
             &mut r,
         )
         .unwrap();
-        assert_eq!(r["repartitioned-1"].count, 2);
+        assert_eq!(r["repartitioned-1"].count, Some(2));
     }
 
     #[test]
@@ -223,10 +263,67 @@ mod tests {
         let mut r = rep(&[("repartitioned-1", 2, true), ("repartitioned-2", 5, false)]);
         enforce(
             &set(&["repartitioned-1", "repartitioned-2"]),
+            true,
             &ext(CONSISTENT),
             &mut r,
         )
         .unwrap();
-        assert_eq!(r["repartitioned-2"].count, 2);
+        assert_eq!(r["repartitioned-2"].count, Some(2));
+    }
+
+    #[test]
+    fn disagreeing_external_topics_are_reported_even_when_others_are_missing() {
+        let mut r = rep(&[("rep", 4, false)]);
+        let e = enforce(
+            &set(&["a", "b", "missing", "rep"]),
+            false,
+            &ext(&[("a", 2), ("b", 3)]),
+            &mut r,
+        )
+        .unwrap_err();
+        assert_eq!(e.code, StatusCode::INCONSISTENT_SOURCE_TOPICS);
+        assert_eq!(
+            e.detail,
+            "Following topics do not have the same number of partitions: [{a=2, b=3}]"
+        );
+        assert_eq!(r["rep"].count, None, "a failing group decides no count");
+    }
+
+    #[test]
+    fn an_incomplete_group_decides_nothing() {
+        let mut r = rep(&[("rep", 4, false), ("fixed", 9, true)]);
+        enforce(
+            &set(&["a", "missing", "rep", "fixed"]),
+            false,
+            &ext(&[("a", 2)]),
+            &mut r,
+        )
+        .unwrap();
+        assert_eq!((r["rep"].count, r["fixed"].count), (None, None));
+    }
+
+    #[test]
+    fn a_group_of_repartition_topics_with_an_unknown_count_decides_nothing() {
+        let mut r = rep(&[("known", 4, false)]);
+        r.insert(
+            "unknown".into(),
+            RepartitionCount {
+                count: None,
+                fixed: false,
+            },
+        );
+        enforce(&set(&["known", "unknown"]), true, &ext(&[]), &mut r).unwrap();
+        assert_eq!((r["known"].count, r["unknown"].count), (None, None));
+        // A fixed count decides the group even so.
+        let mut r = rep(&[("fixed", 3, true)]);
+        r.insert(
+            "unknown".into(),
+            RepartitionCount {
+                count: None,
+                fixed: false,
+            },
+        );
+        enforce(&set(&["fixed", "unknown"]), true, &ext(&[]), &mut r).unwrap();
+        assert_eq!(r["unknown"].count, Some(3));
     }
 }

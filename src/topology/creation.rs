@@ -226,10 +226,41 @@ impl InternalTopicCreation {
         events
     }
 
-    /// MISSING_INTERNAL_TOPICS' detail.
+    /// MISSING_INTERNAL_TOPICS' detail when all of `missing` can be created.
     pub fn detail(&self, missing: &[ConfiguredInternalTopic], may_create: bool) -> String {
-        let names: Vec<&str> = missing.iter().map(|t| t.name.as_str()).collect();
         let mut s = crate::topology::configure::missing_internal_detail(missing);
+        s.push_str(&self.creation_detail(missing, may_create));
+        s
+    }
+
+    /// MISSING_INTERNAL_TOPICS' detail for a configuration: every missing internal
+    /// topic; what creation has done for those it can create; which ones wait for
+    /// their partition count to be decided (`configure`'s undecided topics).
+    pub fn status_detail(&self, cfg: &ConfiguredTopology, may_create: bool) -> String {
+        let undecided = &cfg.internal_topics_undecided;
+        if undecided.is_empty() {
+            return self.detail(&cfg.internal_topics_to_create, may_create);
+        }
+        let mut names: Vec<&str> = cfg
+            .internal_topics_to_create
+            .iter()
+            .map(|t| t.name.as_str())
+            .chain(undecided.iter().map(String::as_str))
+            .collect();
+        names.sort_unstable();
+        let mut s = format!("Internal topics are missing: {}.", names.join(", "));
+        if !cfg.internal_topics_to_create.is_empty() {
+            s.push_str(&self.creation_detail(&cfg.internal_topics_to_create, may_create));
+        }
+        s.push(' ');
+        s.push_str(&crate::topology::configure::undecided_detail(undecided));
+        s
+    }
+
+    /// What creation has done for `missing` (starts with a space).
+    fn creation_detail(&self, missing: &[ConfiguredInternalTopic], may_create: bool) -> String {
+        let names: Vec<&str> = missing.iter().map(|t| t.name.as_str()).collect();
+        let mut s = String::new();
         if let Some(p) = &self.in_flight {
             let creating: Vec<&str> = p.topics.iter().map(|t| t.name.as_str()).collect();
             s.push_str(&format!(

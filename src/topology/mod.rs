@@ -5,7 +5,7 @@
 //! - `validate` runs on every topology a member sends (failures are
 //!   STREAMS_INVALID_TOPOLOGY answers; the group is not touched);
 //! - `configure` runs whenever the group's topology or the cluster's topics change;
-//!   a `status` in its result keeps the group NotReady (every member's target empty,
+//!   any of the `statuses` in its result keeps the group NotReady (every member's target empty,
 //!   the status sent on every heartbeat);
 //! - `creation::InternalTopicCreation` tracks the coordinator's own creation of the
 //!   internal topics `configure` found missing, and writes MISSING_INTERNAL_TOPICS'
@@ -72,19 +72,29 @@ pub struct ConfiguredTopology {
     pub epoch: i32,
     /// Sorted by id; empty unless ready.
     pub subtopologies: Vec<ConfiguredSubtopology>,
-    /// Internal topics that do not exist yet (with MISSING_INTERNAL_TOPICS), sorted.
+    /// Internal topics that do not exist yet and whose partition count is decided
+    /// (with MISSING_INTERNAL_TOPICS), sorted: the coordinator creates these, even
+    /// while other statuses hold: their count does not depend on what those are about.
     pub internal_topics_to_create: Vec<ConfiguredInternalTopic>,
-    /// The first status that keeps the group NotReady, if any. Statuses are checked in
-    /// code order and each later check needs the earlier ones to pass, so at most one
-    /// of statuses 1-4 holds at a time.
-    pub status: Option<TopicStatus>,
+    /// Internal topics that do not exist yet and whose partition count cannot be
+    /// decided while another status holds (also MISSING_INTERNAL_TOPICS), sorted:
+    /// never created with a guessed count.
+    pub internal_topics_undecided: Vec<String>,
+    /// Every status of 1-4 that holds, in code order, each once; empty when ready.
+    /// `configure` documents which status can keep another from being decided.
+    pub statuses: Vec<TopicStatus>,
     /// Existing internal topics whose other settings differ, sorted by topic.
     pub config_mismatches: Vec<ConfigMismatch>,
 }
 
 impl ConfiguredTopology {
     pub fn is_ready(&self) -> bool {
-        self.status.is_none()
+        self.statuses.is_empty()
+    }
+
+    /// The status with this code, if it holds.
+    pub fn status(&self, code: StatusCode) -> Option<&TopicStatus> {
+        self.statuses.iter().find(|s| s.code == code)
     }
 
     pub fn subtopology(&self, id: &str) -> Option<&ConfiguredSubtopology> {

@@ -26,9 +26,40 @@ pub fn fixed_counts<'a>(subs: impl IntoIterator<Item = &'a Subtopology>) -> BTre
     fixed
 }
 
+/// What a subtopology's external source topics say about its partition count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExternalInputs {
+    /// It reads no external topic.
+    None,
+    /// The largest partition count of its external source topics (regexes resolved).
+    Known(i32),
+    /// A source topic is missing or a source regex matches nothing (MISSING_SOURCE_TOPICS):
+    /// the largest count is not known yet.
+    Unknown,
+}
+
 /// `subs` pairs each subtopology with the largest partition count of its external
-/// source topics (regexes resolved), None when it has none.
+/// source topics (regexes resolved), None when it has none. Every input is known, so
+/// every repartition topic gets a count.
 pub fn infer(subs: &[(&Subtopology, Option<i32>)]) -> Result<BTreeMap<String, i32>, ProtocolError> {
+    let known: Vec<(&Subtopology, ExternalInputs)> = subs
+        .iter()
+        .map(|(s, n)| (*s, n.map_or(ExternalInputs::None, ExternalInputs::Known)))
+        .collect();
+    Ok(infer_partial(&known)?
+        .into_iter()
+        .filter_map(|(t, n)| n.map(|n| (t, n)))
+        .collect())
+}
+
+/// Like `infer`, with some inputs unknown. A repartition topic without a fixed count
+/// whose writer (directly or through other repartition topics) reads an unknown input
+/// gets None: its count is the maximum over its inputs, and an input that does not
+/// exist yet may be the largest, so no count is invented for it. A topic that is
+/// neither counted nor fed by an unknown input is fed only by a loop: invalid.
+pub fn infer_partial(
+    subs: &[(&Subtopology, ExternalInputs)],
+) -> Result<BTreeMap<String, Option<i32>>, ProtocolError> {
     let fixed = fixed_counts(subs.iter().map(|(s, _)| *s));
     let sinks: BTreeSet<&str> = subs
         .iter()
@@ -48,7 +79,8 @@ pub fn infer(subs: &[(&Subtopology, Option<i32>)]) -> Result<BTreeMap<String, i3
             format!("{NEVER_A_SINK} Topics: {}.", never_written.join(", ")),
         ));
     }
-    // A work list: a subtopology is revisited only when one of its inputs grew.
+    // A work list: a subtopology is revisited only when one of its inputs grew or
+    // became unknown. Counts only grow and the unknown set only grows, so it ends.
     let mut readers: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (i, (s, _)) in subs.iter().enumerate() {
         for t in &s.repartition_source_topics {
@@ -56,6 +88,7 @@ pub fn infer(subs: &[(&Subtopology, Option<i32>)]) -> Result<BTreeMap<String, i3
         }
     }
     let mut counts = fixed.clone();
+    let mut unknown: BTreeSet<String> = BTreeSet::new();
     let mut queued = vec![true; subs.len()];
     let mut work: std::collections::VecDeque<usize> = (0..subs.len()).collect();
     while let Some(i) = work.pop_front() {
@@ -65,21 +98,38 @@ pub fn infer(subs: &[(&Subtopology, Option<i32>)]) -> Result<BTreeMap<String, i3
         let Some((s, external)) = subs.get(i) else {
             continue;
         };
+        let input_unknown = *external == ExternalInputs::Unknown
+            || s.repartition_source_topics
+                .iter()
+                .any(|t| unknown.contains(&t.name));
         let from_repartition = s
             .repartition_source_topics
             .iter()
             .filter_map(|t| counts.get(&t.name).copied())
             .max();
-        let Some(n) = external.iter().copied().chain(from_repartition).max() else {
-            continue;
+        let from_external = match external {
+            ExternalInputs::Known(n) => Some(*n),
+            _ => None,
         };
+        let n = from_external.into_iter().chain(from_repartition).max();
+        if !input_unknown && n.is_none() {
+            continue;
+        }
         for sink in &s.repartition_sink_topics {
             if fixed.contains_key(sink) {
                 continue;
             }
-            let c = counts.entry(sink.clone()).or_insert(0);
-            if *c < n {
-                *c = n;
+            let changed = if input_unknown {
+                unknown.insert(sink.clone())
+            } else {
+                let c = counts.entry(sink.clone()).or_insert(0);
+                let grew = n.is_some_and(|n| *c < n);
+                if let Some(n) = n.filter(|_| grew) {
+                    *c = n;
+                }
+                grew
+            };
+            if changed {
                 for r in readers.get(sink.as_str()).into_iter().flatten() {
                     if let Some(q) = queued.get_mut(*r).filter(|q| !**q) {
                         *q = true;
@@ -89,7 +139,7 @@ pub fn infer(subs: &[(&Subtopology, Option<i32>)]) -> Result<BTreeMap<String, i3
             }
         }
     }
-    let unresolved: BTreeSet<&str> = subs
+    let all: BTreeSet<&str> = subs
         .iter()
         .flat_map(|(s, _)| {
             s.repartition_source_topics
@@ -97,19 +147,32 @@ pub fn infer(subs: &[(&Subtopology, Option<i32>)]) -> Result<BTreeMap<String, i3
                 .map(|t| t.name.as_str())
                 .chain(s.repartition_sink_topics.iter().map(String::as_str))
         })
-        .filter(|t| counts.get(*t).is_none_or(|c| *c <= 0))
+        .collect();
+    let unresolved: Vec<&str> = all
+        .iter()
+        .copied()
+        .filter(|t| !unknown.contains(*t) && counts.get(*t).is_none_or(|c| *c <= 0))
         .collect();
     if !unresolved.is_empty() {
-        let names: Vec<&str> = unresolved.into_iter().collect();
         return Err(ProtocolError::new(
             ErrorCode::STREAMS_INVALID_TOPOLOGY,
             format!(
                 "{LOOP} Topics without a partition count: {}.",
-                names.join(", ")
+                unresolved.join(", ")
             ),
         ));
     }
-    Ok(counts)
+    Ok(all
+        .into_iter()
+        .map(|t| {
+            let n = if unknown.contains(t) {
+                None
+            } else {
+                counts.get(t).copied()
+            };
+            (t.to_owned(), n)
+        })
+        .collect())
 }
 
 #[cfg(test)]
@@ -238,5 +301,58 @@ mod tests {
             sub("s1", &[], &[info("r1", 0)], &["r2"]),
         ];
         assert_eq!(run(&subs).unwrap(), map(&[("r1", 3), ("r2", 3)]));
+    }
+
+    #[test]
+    fn counts_downstream_of_an_unknown_input_stay_unknown() {
+        // s0 reads a missing topic and writes a; s1 reads a, writes b; s2 reads a
+        // present topic (5) and writes c; f is fixed at 7 even though s0 writes it too.
+        let subs = [
+            sub("s0", &["missing"], &[], &["a", "f"]),
+            sub("s1", &[], &[info("a", 0)], &["b"]),
+            sub("s2", &["present"], &[], &["c"]),
+            sub("s3", &[], &[info("b", 0), info("c", 0), info("f", 7)], &[]),
+        ];
+        let inputs = [
+            (&subs[0], ExternalInputs::Unknown),
+            (&subs[1], ExternalInputs::None),
+            (&subs[2], ExternalInputs::Known(5)),
+            (&subs[3], ExternalInputs::None),
+        ];
+        let got = infer_partial(&inputs).unwrap();
+        let want: BTreeMap<String, Option<i32>> =
+            [("a", None), ("b", None), ("c", Some(5)), ("f", Some(7))]
+                .into_iter()
+                .map(|(t, n)| (t.to_owned(), n))
+                .collect();
+        assert_eq!(got, want);
+        // Known inputs give every topic a count.
+        let known = [
+            (&subs[0], ExternalInputs::Known(2)),
+            (&subs[1], ExternalInputs::None),
+            (&subs[2], ExternalInputs::Known(5)),
+            (&subs[3], ExternalInputs::None),
+        ];
+        assert!(infer_partial(&known).unwrap().values().all(Option::is_some));
+    }
+
+    #[test]
+    fn an_unknown_input_is_not_a_loop_but_a_true_loop_still_is() {
+        // A loop fed by a subtopology whose source is missing resolves later: not invalid.
+        let fed = [
+            sub("s0", &["missing"], &[info("r2", 0)], &["r1"]),
+            sub("s1", &[], &[info("r1", 0)], &["r2"]),
+        ];
+        let inputs = [
+            (&fed[0], ExternalInputs::Unknown),
+            (&fed[1], ExternalInputs::None),
+        ];
+        assert!(infer_partial(&inputs)
+            .unwrap()
+            .values()
+            .all(Option::is_none));
+        let looped = [sub("s1", &[], &[info("r", 0)], &["r"])];
+        let e = infer_partial(&[(&looped[0], ExternalInputs::None)]).unwrap_err();
+        assert_eq!(e.code, ErrorCode::STREAMS_INVALID_TOPOLOGY);
     }
 }
