@@ -338,7 +338,6 @@ fn missing_source_topic_is_not_ready_until_created() {
 }
 
 #[test]
-#[ignore = "needs the coordinator's probing rebalance (SPEC 6): a caught-up warm-up must lead to a new target"]
 fn warm_ups_catch_up_and_then_the_active_tasks_move() {
     let (_, frames) = run("warmup");
     let f = at(&frames, 29_999);

@@ -70,7 +70,7 @@ fn check_offsets(list: &Option<Vec<TaskOffset>>, field: &str) -> Result<(), Prot
     Ok(())
 }
 
-fn offsets_of(list: &[TaskOffset]) -> std::collections::BTreeMap<TaskId, i64> {
+pub(crate) fn offsets_of(list: &[TaskOffset]) -> std::collections::BTreeMap<TaskId, i64> {
     list.iter()
         .map(|o| (TaskId::new(o.subtopology_id.clone(), o.partition), o.offset))
         .collect()
@@ -699,6 +699,12 @@ impl Coordinator {
                     (&CurrentAssignment::default()).into(),
                 )),
             );
+        }
+
+        // A warm-up that caught up moves its task (the probing rebalance, SPEC 6).
+        let offsets_changed = self.record_task_offsets(gid, &member_id, req);
+        if !bump {
+            bump = self.warmup_promotion_due(gid, &member_id, offsets_changed);
         }
 
         // Topic metadata changed since the last bump: bump once more (at most once per request).

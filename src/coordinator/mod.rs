@@ -29,6 +29,7 @@ pub mod timers;
 pub mod topic_mismatch;
 pub mod topology_epoch;
 pub mod validation;
+pub mod warmup_promotion;
 
 use crate::cluster::Cluster;
 use crate::config::CoordinatorConfig;

@@ -1,0 +1,91 @@
+//! The probing rebalance (SPEC 6): a warm-up that caught up (its process's lag within
+//! `acceptableRecoveryLag`) bumps the group epoch, so the next target moves the task to
+//! it. Decided from recorded state only (offsets are recorded before the decision), so
+//! a rebuilt coordinator decides the same; and only when the new target would differ
+//! from the current one, so a promotion never loops.
+
+use super::member::MemberRuntime;
+use super::records::{RecordKey, RecordValue};
+use super::target_assignment::compute;
+use super::Coordinator;
+use crate::assignor::warmup_caught_up;
+use crate::protocol::StreamsGroupHeartbeatRequest;
+
+impl Coordinator {
+    /// Records the task offsets a heartbeat reports (before the group epoch is decided,
+    /// so a caught-up warm-up counts in this request). Returns whether they changed.
+    pub(crate) fn record_task_offsets(
+        &mut self,
+        gid: &str,
+        member_id: &str,
+        req: &StreamsGroupHeartbeatRequest,
+    ) -> bool {
+        if req.task_offsets.is_none() && req.task_end_offsets.is_none() {
+            return false;
+        }
+        let Some(m) = self.groups.get(gid).and_then(|g| g.members.get(member_id)) else {
+            return false;
+        };
+        let mut runtime: Option<MemberRuntime> = None;
+        if let Some(list) = &req.task_offsets {
+            let map = super::heartbeat::offsets_of(list);
+            if map != m.runtime.task_offsets {
+                runtime
+                    .get_or_insert_with(|| m.runtime.clone())
+                    .task_offsets = map;
+            }
+        }
+        if let Some(list) = &req.task_end_offsets {
+            let map = super::heartbeat::offsets_of(list);
+            if map != m.runtime.task_end_offsets {
+                runtime
+                    .get_or_insert_with(|| m.runtime.clone())
+                    .task_end_offsets = map;
+            }
+        }
+        let Some(r) = runtime else {
+            return false;
+        };
+        self.write(
+            RecordKey::MemberRuntime {
+                group_id: gid.to_owned(),
+                member_id: member_id.to_owned(),
+            },
+            Some(RecordValue::MemberRuntime((&r).into())),
+        );
+        true
+    }
+
+    /// Whether this heartbeat must bump the group epoch for a caught-up warm-up: the
+    /// group is at its target (otherwise a new target comes anyway), the request
+    /// changed offsets or comes from a member running warm-ups, some warm-up caught
+    /// up, and the assignor would now give a different target.
+    pub(crate) fn warmup_promotion_due(
+        &self,
+        gid: &str,
+        member_id: &str,
+        offsets_changed: bool,
+    ) -> bool {
+        let Some(g) = self.groups.get(gid) else {
+            return false;
+        };
+        if g.group_epoch != g.assignment_epoch {
+            return false;
+        }
+        let runs_warmups = g
+            .members
+            .get(member_id)
+            .is_some_and(|m| !m.current.assigned.warmup.is_empty());
+        if !offsets_changed && !runs_warmups {
+            return false;
+        }
+        let Some(spec) = g.spec.as_ref() else {
+            return false;
+        };
+        if spec.members.iter().all(|m| m.warmup.is_empty()) {
+            return false;
+        }
+        let acfg = self.assignment_config();
+        warmup_caught_up(spec, &acfg) && !compute(g, &self.config.assignor, &acfg).is_empty()
+    }
+}
