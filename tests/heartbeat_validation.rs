@@ -7,7 +7,9 @@ use serde_json::{json, Value};
 use streams_rebalance::config::CoordinatorConfig;
 use streams_rebalance::coordinator::{Coordinator, RequestContext};
 use streams_rebalance::protocol::json::decode;
-use streams_rebalance::protocol::{ErrorCode, StreamsGroupHeartbeatRequest};
+use streams_rebalance::protocol::{
+    ErrorCode, ListGroupsRequest, StreamsGroupHeartbeatRequest, Topology,
+};
 
 fn join() -> Value {
     json!({
@@ -161,4 +163,185 @@ fn an_invalid_request_carries_no_assignment() {
     assert_eq!(r.standby_tasks, None);
     assert_eq!(r.warmup_tasks, None);
     assert_eq!(r.status, None);
+}
+
+fn ctx() -> RequestContext {
+    RequestContext::default()
+}
+
+/// A coordinator with topic `orders` (4 partitions) and group `app` holding one member
+/// that joined with `join()` and heartbeated once; returns its id and epoch.
+fn with_member() -> (Coordinator, String, i32) {
+    let mut c = Coordinator::new(CoordinatorConfig::default());
+    c.create_topic("orders", 4, -1, Default::default());
+    let req: StreamsGroupHeartbeatRequest = decode(&join(), "heartbeat").expect("well-formed");
+    let r = c.heartbeat(&req, &ctx());
+    assert_eq!(r.error_code, 0, "{r:?}");
+    let id = r.member_id.clone().expect("member id");
+    (c, id, r.member_epoch)
+}
+
+#[test]
+fn an_invalid_request_leaves_the_coordinator_untouched() {
+    // On a fresh coordinator: no group appears, no record is written.
+    let mut c = Coordinator::new(CoordinatorConfig::default());
+    for bad in [
+        with(join(), json!({"rebalanceTimeoutMs": -1})),
+        with(join(), topology(json!([]))),
+        with(beat(), json!({"memberEpoch": -3})),
+    ] {
+        let (code, _) = answer(&mut c, &bad);
+        assert!(code == INVALID_REQUEST || code == STREAMS_INVALID_TOPOLOGY);
+    }
+    assert!(c.records().is_empty(), "{:?}", c.records());
+    assert!(c
+        .list_groups(&ListGroupsRequest::default())
+        .groups
+        .is_empty());
+
+    // On a group with a member: the log and the description stay as they were, and
+    // the member's next heartbeat is answered as if nothing had happened.
+    let (mut c, id, epoch) = with_member();
+    let records = c.records().len();
+    let described = c.describe(&["app".to_owned()], &ctx());
+    let member = |patch: Value| {
+        with(
+            with(beat(), json!({"memberId": id, "memberEpoch": epoch})),
+            patch,
+        )
+    };
+    for bad in [
+        member(json!({"standbyTasks": null})),
+        member(
+            json!({"topology": {"epoch": 1, "subtopologies": [{"subtopologyId": "0", "sourceTopics": ["orders"]}]}}),
+        ),
+        member(
+            json!({"activeTasks": [{"subtopologyId": "0", "partitions": [0]}], "standbyTasks": [{"subtopologyId": "0", "partitions": [0]}], "warmupTasks": []}),
+        ),
+        with(
+            join(),
+            json!({"topology": {"epoch": 1, "subtopologies": [{"subtopologyId": "0", "sourceTopics": ["__consumer_offsets"]}]}}),
+        ),
+    ] {
+        let (code, message) = answer(&mut c, &bad);
+        assert!(
+            code == INVALID_REQUEST || code == STREAMS_INVALID_TOPOLOGY,
+            "{bad}: {code} {message:?}"
+        );
+    }
+    assert_eq!(c.records().len(), records);
+    assert_eq!(c.describe(&["app".to_owned()], &ctx()), described);
+    let (code, message) = answer(
+        &mut c,
+        &member(json!({"activeTasks": null, "standbyTasks": null, "warmupTasks": null})),
+    );
+    assert_eq!(code, 0, "{message:?}");
+}
+
+#[test]
+fn an_owned_task_outside_the_groups_topology_is_an_invalid_request() {
+    let (mut c, id, epoch) = with_member();
+    for tasks in [
+        json!({"activeTasks": [{"subtopologyId": "0", "partitions": [4]}], "standbyTasks": [], "warmupTasks": []}),
+        json!({"activeTasks": [], "standbyTasks": [{"subtopologyId": "9", "partitions": [0]}], "warmupTasks": []}),
+    ] {
+        let req = with(
+            with(beat(), json!({"memberId": id, "memberEpoch": epoch})),
+            tasks.clone(),
+        );
+        let (code, message) = answer(&mut c, &req);
+        assert_eq!(code, INVALID_REQUEST, "{tasks}: {message:?}");
+        assert!(message.is_some_and(|m| !m.is_empty()));
+    }
+}
+
+/// One topology per invariant of SPEC.md section 2, with a word its error must name.
+fn broken_topologies() -> Vec<(&'static str, Value, &'static str)> {
+    vec![
+        ("no subtopology", json!([]), "no subtopologies"),
+        (
+            "empty subtopology id",
+            json!([{"subtopologyId": "", "sourceTopics": ["a"]}]),
+            "empty",
+        ),
+        (
+            "duplicate subtopology id",
+            json!([{"subtopologyId": "7", "sourceTopics": ["a"]}, {"subtopologyId": "7", "sourceTopics": ["b"]}]),
+            "7",
+        ),
+        (
+            "reads nothing",
+            json!([{"subtopologyId": "0", "repartitionSinkTopics": ["r"]}]),
+            "0",
+        ),
+        (
+            "changelog with partitions",
+            json!([{"subtopologyId": "0", "sourceTopics": ["a"], "stateChangelogTopics": [{"name": "app-c", "partitions": 3}]}]),
+            "app-c",
+        ),
+        (
+            "copartition index out of range",
+            json!([{"subtopologyId": "0", "sourceTopics": ["a"], "copartitionGroups": [{"sourceTopics": [0, 5]}]}]),
+            "5",
+        ),
+        (
+            "repartition source nobody writes",
+            json!([{"subtopologyId": "0", "repartitionSourceTopics": [{"name": "app-orphan"}]}]),
+            "app-orphan",
+        ),
+        (
+            "partition counts in a loop",
+            json!([
+            {"subtopologyId": "0", "repartitionSourceTopics": [{"name": "app-r1"}], "repartitionSinkTopics": ["app-r2"]},
+            {"subtopologyId": "1", "repartitionSourceTopics": [{"name": "app-r2"}], "repartitionSinkTopics": ["app-r1"]}]),
+            "app-r1",
+        ),
+        (
+            "invalid topic name",
+            json!([{"subtopologyId": "0", "sourceTopics": ["bad topic"]}]),
+            "bad topic",
+        ),
+        (
+            "topic name too long",
+            json!([{"subtopologyId": "0", "sourceTopics": ["x".repeat(250)]}]),
+            "249",
+        ),
+        (
+            "topic name ..",
+            json!([{"subtopologyId": "0", "sourceTopics": [".."]}]),
+            "..",
+        ),
+        (
+            "reserved topic",
+            json!([{"subtopologyId": "0", "sourceTopics": ["__transaction_state"]}]),
+            "__transaction_state",
+        ),
+        (
+            "regex that does not compile",
+            json!([{"subtopologyId": "0", "sourceTopicRegex": ["orders-(["]}]),
+            "orders-([",
+        ),
+    ]
+}
+
+#[test]
+fn each_topology_invariant_answers_streams_invalid_topology() {
+    let mut c = Coordinator::new(CoordinatorConfig::default());
+    let mut wrong = Vec::new();
+    for (rule, subtopologies, named) in broken_topologies() {
+        let req = with(join(), topology(subtopologies));
+        let t: Topology = decode(&req["topology"], "topology").expect("well-formed");
+        let expected = streams_rebalance::topology::validate(&t)
+            .err()
+            .map(|e| (e.code as i16, Some(e.message)));
+        let got = answer(&mut c, &req);
+        let names_it = got.1.as_deref().is_some_and(|m| m.contains(named));
+        if got.0 != STREAMS_INVALID_TOPOLOGY || Some(&got) != expected.as_ref() || !names_it {
+            wrong.push(format!(
+                "{rule}: got {got:?}, validate gives {expected:?}, should name {named:?}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(c.records().is_empty());
 }

@@ -463,3 +463,89 @@ fn error_and_status_codes_carry_kafkas_numbers() {
     }
     assert_eq!(StatusCode::from_code(6), None);
 }
+
+/// A coordinator after some history: two members of a stateful group with offsets
+/// beyond 2^53, a static member leaving, a member leaving, a topic deleted, ACLs set.
+fn busy_coordinator() -> streams_rebalance::coordinator::Coordinator {
+    use streams_rebalance::coordinator::{Coordinator, RequestContext};
+    let mut c = Coordinator::new(CoordinatorConfig {
+        num_standby_replicas: 1,
+        ..CoordinatorConfig::default()
+    });
+    c.create_topic("orders", 3, -1, Default::default());
+    c.create_topic("scratch", 1, -1, Default::default());
+    let topology = json!({"epoch": 0, "subtopologies": [{"subtopologyId": "0",
+        "sourceTopics": ["orders"], "stateChangelogTopics": [{"name": "app-store-changelog"}]}]});
+    let mut members = Vec::new();
+    for (i, instance) in [Some("static-1"), None].iter().enumerate() {
+        let req: StreamsGroupHeartbeatRequest = decode(
+            &json!({"groupId": "app", "memberId": "", "memberEpoch": 0, "rebalanceTimeoutMs": 30000,
+                "instanceId": instance, "topology": topology, "processId": format!("p{i}"),
+                "userEndpoint": {"host": format!("h{i}"), "port": 8080},
+                "clientTags": [{"key": "zone", "value": format!("z{i}")}],
+                "activeTasks": [], "standbyTasks": [], "warmupTasks": []}),
+            "heartbeat",
+        )
+        .expect("valid");
+        let ctx = RequestContext {
+            now_ms: Some(i as i64 * 100),
+            ..RequestContext::default()
+        };
+        let r = c.heartbeat(&req, &ctx);
+        assert_eq!(r.error_code, 0, "{r:?}");
+        members.push((r.member_id.expect("id"), r.member_epoch));
+    }
+    for (id, epoch) in &members {
+        let req: StreamsGroupHeartbeatRequest = decode(
+            &json!({"groupId": "app", "memberId": id, "memberEpoch": epoch,
+                "taskOffsets": [{"subtopologyId": "0", "partition": 0, "offset": "9007199254740993"}],
+                "taskEndOffsets": [{"subtopologyId": "0", "partition": 0, "offset": i64::MAX.to_string()}]}),
+            "heartbeat",
+        )
+        .expect("valid");
+        c.heartbeat(&req, &RequestContext::default());
+    }
+    let (id, _) = &members[1];
+    let leave: StreamsGroupHeartbeatRequest = decode(
+        &json!({"groupId": "app", "memberId": id, "memberEpoch": -1}),
+        "heartbeat",
+    )
+    .expect("valid");
+    assert_eq!(
+        c.heartbeat(&leave, &RequestContext::default()).error_code,
+        0
+    );
+    c.delete_topic("scratch");
+    c.advance_time(1000).expect("time moves");
+    c
+}
+
+#[test]
+fn records_and_live_answers_round_trip() {
+    use streams_rebalance::coordinator::records::Record;
+    use streams_rebalance::coordinator::RequestContext;
+    let c = busy_coordinator();
+    let records = c.records();
+    assert!(records.len() > 10, "{records:?}");
+    assert!(records.iter().any(|r| r.value.is_none()), "a tombstone");
+    for r in records {
+        round_trip(r, "record");
+    }
+    round_trip(&records.to_vec(), "records");
+    let text = serde_json::to_string(records).expect("serializes");
+    assert!(text.contains("\"9007199254740993\""), "{text}");
+    let back: Vec<Record> = decode_str(&text, "records").expect("decodes");
+    assert_eq!(back.len(), records.len());
+
+    let mut c = c;
+    let described = c.describe(
+        &["app".to_owned(), "nope".to_owned()],
+        &RequestContext::default(),
+    );
+    assert_eq!(described.groups.len(), 2);
+    round_trip(&described, "describe response");
+    round_trip(
+        &c.list_groups(&ListGroupsRequest::default()),
+        "list groups response",
+    );
+}

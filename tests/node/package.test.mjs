@@ -39,14 +39,17 @@ const JOIN = {
 const INVALID = { ...JOIN, rebalanceTimeoutMs: -1 };
 
 // What every script does with the package `m`: version, a heartbeat that fails
-// validation, a malformed one that must throw, then a valid join.
+// validation, a malformed one that must throw, then a valid join (as JSON text) of a
+// group reading a 3-partition topic, and a describe of the group.
 const SCENARIO = `
 const c = new m.Coordinator({ seed: 1 });
+const created = c.createTopics([{ name: "input", numPartitions: 3 }]);
 const invalid = c.heartbeat(${JSON.stringify(INVALID)});
 let thrown = null;
 try { c.heartbeat({ groupId: "app", memberId: "", memberEpoch: "zero" }); } catch (e) { thrown = { isError: e instanceof Error, message: e.message }; }
 const joined = c.heartbeat(JSON.stringify(${JSON.stringify(JOIN)}));
-console.log(JSON.stringify({ version: m.version(), invalid, thrown, joined, keys: Object.keys(m).sort() }));
+const described = c.describe(["app"]);
+console.log(JSON.stringify({ version: m.version(), created, invalid, thrown, joined, described, keys: Object.keys(m).sort() }));
 `;
 
 before(() => {
@@ -101,17 +104,22 @@ function checkScenario(r) {
     isError: true,
     message: "invalid heartbeat: memberEpoch: expected an int32, found a string",
   });
-  // The same coordinator still answers after the throw.
-  assert.equal(typeof r.joined.errorCode, "number");
-  assert.equal(r.joined.heartbeatIntervalMs, 5000);
-  assert.notEqual(r.joined.errorCode, 42, JSON.stringify(r.joined));
-  if (r.joined.errorCode === 0) {
-    assert.ok(r.joined.memberEpoch >= 1, JSON.stringify(r.joined));
-    assert.ok(r.joined.memberId.length > 0, JSON.stringify(r.joined));
-  } else {
-    // Until the coordinator core is on main.
-    assert.equal(r.joined.errorCode, 15, JSON.stringify(r.joined));
-  }
+  assert.deepEqual(r.created, [{ name: "input", errorCode: 0, errorMessage: null }]);
+  // The same coordinator still answers after the throw: the join succeeds, and the
+  // only member gets every task.
+  const j = r.joined;
+  assert.equal(j.errorCode, 0, JSON.stringify(j));
+  assert.ok(j.memberEpoch >= 1, JSON.stringify(j));
+  assert.equal(typeof j.memberId, "string");
+  assert.ok(j.memberId.length > 0, JSON.stringify(j));
+  assert.equal(j.heartbeatIntervalMs, 5000);
+  assert.deepEqual(j.activeTasks, [{ subtopologyId: "0", partitions: [0, 1, 2] }]);
+  assert.deepEqual(j.standbyTasks, []);
+  assert.deepEqual(j.warmupTasks, []);
+  const g = r.described.groups[0];
+  assert.equal(g.groupId, "app");
+  assert.equal(g.errorCode, 0);
+  assert.deepEqual(g.members.map((m) => [m.memberId, m.memberEpoch, m.processId]), [[j.memberId, j.memberEpoch, "process-1"]]);
 }
 
 test("require() loads the package synchronously and answers heartbeats", () => {
