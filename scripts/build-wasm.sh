@@ -10,17 +10,24 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 CRATE=streams_rebalance
 PROFILE=wasm-release
-# wasm-opt level: -Oz. Measured on this crate (2 shared cores, node 20, cargo profile
-# wasm-release = opt-level "s" + LTO; heartbeat of a 200-subtopology join with 2000
-# task offsets, best of 5; bytes / gzip -9 / ms per call as object / as JSON text):
-#   no wasm-opt  230,409 / 74,149 / 5.9 / 3.5
-#   -Oz          130,461 / 56,889 / 4.8 / 2.8   <- smallest, and as fast as any
-#   -Os          130,634 / 56,950 / 4.9 / 2.9
-#   -O2          131,928 / 57,370 / 5.4 / 2.8
-#   -O3          131,704 / 56,999 / 5.3 / 2.9
-# (opt-level "z" gave 128 kB but 2x slower calls; opt-level 3 gave 160 kB and no
-# faster calls.) Differences in speed between the levels are within the noise of
-# this machine; size is not, so -Oz. Override with WASM_OPT_LEVEL=-O3 to compare.
+# wasm-opt level: -Oz. Measured twice (node 20, 2 shared cores; cargo profile
+# wasm-release = opt-level "s" + LTO):
+# 1. early crate (decoding only; a 200-subtopology join with 2000 task offsets, best
+#    of 5, ms per call as object / as JSON text):
+#      no wasm-opt 230 kB / 5.9 / 3.5   -Oz 130 kB / 4.8 / 2.8   -O2 132 kB / 5.4 / 2.8
+#      -O3 132 kB / 5.3 / 2.9   (opt-level "z": 128 kB but 2x slower; opt-level 3:
+#      160 kB and no faster)
+# 2. whole crate (2026-11-30 07:10; assign() of 100 members x 32x32 tasks, sticky /
+#    highly_available, and a 200-subtopology join, ms, best of 5, two runs):
+#      bytes (gzip)          sticky      HA          join
+#      none 2,152,268 (628k) 6.5 / 1.6   1.4 / 1.3   0.9 / 0.9
+#      -Oz  1,512,037 (571k) 3.5 / 1.4   2.3 / 1.5   3.3 / 1.8
+#      -Os  1,522,626 (571k) 4.2 / 2.2   2.8 / 3.0   1.0 / 2.1
+#      -O2  1,547,223 (576k) 2.9 / 1.2   3.1 / 3.8   3.3 / 0.9
+#      -O3  1,532,065 (571k) 1.5 / 2.5   4.7 / 1.5   3.2 / 1.9
+#    The machine was loaded (load average 10), so the speed columns are noise: no
+#    level is reliably faster. Size is not noise: -Oz is the smallest, so -Oz.
+#    Re-measure on a quiet machine with WASM_OPT_LEVEL=-O3 scripts/build-wasm.sh.
 WASM_OPT_LEVEL=${WASM_OPT_LEVEL:--Oz}
 
 say() { printf '[build-wasm] %s\n' "$*"; }
@@ -38,14 +45,20 @@ if [ ! -x "$WASM_OPT" ]; then
   echo "[build-wasm] $WASM_OPT is missing: run scripts/setup.sh first" >&2
   exit 1
 fi
-for dir in pkg/dist/node pkg/dist/web; do
-  f="$dir/${CRATE}_bg.wasm"
-  # The module uses reference types and bulk memory (Rust 1.95 + wasm-bindgen 0.2.130).
-  "$WASM_OPT" "$WASM_OPT_LEVEL" --enable-reference-types --enable-bulk-memory \
-    --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
-    --enable-multivalue "$f" -o "$f.opt"
-  mv "$f.opt" "$f"
-done
+# wasm-bindgen writes the same .wasm for both targets (only the JS glue differs), so
+# optimise it once and copy it: wasm-opt is the slowest step of the build.
+cmp -s pkg/dist/node/${CRATE}_bg.wasm pkg/dist/web/${CRATE}_bg.wasm || {
+  echo "[build-wasm] the node and web .wasm files differ; expected one module" >&2
+  exit 1
+}
+say "wasm-opt $WASM_OPT_LEVEL"
+f="pkg/dist/web/${CRATE}_bg.wasm"
+# The module uses reference types and bulk memory (Rust 1.95 + wasm-bindgen 0.2.130).
+"$WASM_OPT" "$WASM_OPT_LEVEL" --enable-reference-types --enable-bulk-memory \
+  --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+  --enable-multivalue "$f" -o "$f.opt"
+mv "$f.opt" "$f"
+cp "$f" pkg/dist/node/${CRATE}_bg.wasm
 # The node build is CommonJS inside a package whose root may say "type": "module".
 echo '{ "type": "commonjs" }' > pkg/dist/node/package.json
 echo '{ "type": "module" }' > pkg/dist/web/package.json
