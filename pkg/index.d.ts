@@ -329,10 +329,22 @@ export interface RequestContext {
 export interface NewTopic {
   name: string;
   numPartitions: number;
-  /** -1 (the default) = the cluster's default replication factor. */
+  /** int16; -1 (the default) = the cluster's default. */
   replicationFactor?: number;
-  configs?: Record<string, string> | KeyValue[];
+  /** `{ key: value }` or `[{ key, value }]`. */
+  configs?: Record<string, string> | KeyValue[] | null;
 }
+
+/** The answer for one topic of createTopics, createPartitions or deleteTopics. */
+export interface TopicResult {
+  name: string;
+  /** 0, or Kafka's error (TOPIC_ALREADY_EXISTS, INVALID_PARTITIONS, UNKNOWN_TOPIC_OR_PARTITION, ...). */
+  errorCode: number;
+  errorMessage: string | null;
+}
+
+/** Another name for TopicResult. */
+export type CreateTopicResult = TopicResult;
 
 export interface NewPartitions {
   name: string;
@@ -340,16 +352,11 @@ export interface NewPartitions {
   count: number;
 }
 
-export interface CreateTopicResult {
-  name: string;
-  errorCode: number;
-  errorMessage: string | null;
-}
-
 export interface TopicDescription {
   name: string;
   numPartitions: number;
-  configs: Record<string, string> | KeyValue[];
+  replicationFactor: number;
+  configs: Record<string, string>;
 }
 
 export interface Acl {
@@ -368,9 +375,10 @@ export type CoordinatorEventKind =
   | "internalTopicsCreationFailed"
   | "internalTopicConfigMismatch";
 
+/** What time caused: returned by advanceTime. */
 export interface CoordinatorEvent {
-  atMs: number;
-  kind: CoordinatorEventKind;
+  atMs: Int64;
+  kind: CoordinatorEventKind | string;
   groupId: string;
   /** With sessionTimeout and rebalanceTimeout. */
   memberId?: string;
@@ -380,31 +388,95 @@ export interface CoordinatorEvent {
 // ---------------------------------------------------------------------------------
 // Records (the coordinator's log)
 
-export type RecordValueType =
-  | "StreamsGroupMetadataValue"
-  | "StreamsGroupTopologyValue"
-  | "StreamsGroupMemberMetadataValue"
-  | "StreamsGroupTargetAssignmentMetadataValue"
-  | "StreamsGroupTargetAssignmentMemberValue"
-  | "StreamsGroupCurrentMemberAssignmentValue"
-  | string;
-
+/**
+ * One entry of records(): `key.type` names the record (`StreamsGroupMetadataKey`,
+ * `StreamsGroupTopologyKey`, `StreamsGroupMemberMetadataKey`,
+ * `StreamsGroupTargetAssignmentMetadataKey`, `StreamsGroupTargetAssignmentMemberKey`,
+ * `StreamsGroupCurrentMemberAssignmentKey`, ..., plus the cluster's `TopicKey`,
+ * `AclsKey`, `ClockKey`), `value.type` the matching value. A null value is a tombstone.
+ * Feed the array back to Coordinator.fromRecords unchanged.
+ */
 export interface CoordinatorRecord {
   offset: number;
   key: { type: string; [field: string]: unknown };
-  /** null is a tombstone: the key's state is deleted. */
-  value: { type: RecordValueType; [field: string]: unknown } | null;
+  value: { type: string; [field: string]: unknown } | null;
 }
 
 // ---------------------------------------------------------------------------------
 // Snapshot (what the playground draws)
 
+export interface TaskLists {
+  activeTasks: TaskIds[];
+  standbyTasks: TaskIds[];
+  warmupTasks: TaskIds[];
+}
+
+export interface MemberSnapshot {
+  memberId: string;
+  instanceId: string | null;
+  processId: string;
+  rackId: string | null;
+  clientTags: KeyValue[];
+  userEndpoint: Endpoint | null;
+  topologyEpoch: number;
+  /** Behind the group's topology epoch: gets no new tasks. */
+  stale: boolean;
+  memberEpoch: number;
+  previousMemberEpoch: number;
+  memberState: MemberState;
+  assignment: TaskLists;
+  pendingRevocation: TaskLists;
+  targetAssignment: TaskLists;
+  lastStatus: Status[] | null;
+  sessionDeadlineMs: Int64;
+  rebalanceDeadlineMs: Int64 | null;
+}
+
+export interface ConfiguredTopologySnapshot {
+  ready: boolean;
+  /** The status (1-4) that keeps the group NotReady. */
+  status: Status | null;
+  /** The STREAMS_INVALID_TOPOLOGY error found against the cluster's metadata. */
+  error: string | null;
+  subtopologies: { subtopologyId: string; numTasks: number; stateful: boolean; sourceTopics: string[] }[];
+  internalTopicsToCreate: string[];
+}
+
+export interface GroupSnapshot {
+  groupId: string;
+  groupType: "streams" | "consumer";
+  groupState: GroupState | string;
+  groupEpoch: number;
+  assignmentEpoch: number;
+  topologyEpoch: number | null;
+  topology: Topology | null;
+  configuredTopology: ConfiguredTopologySnapshot | null;
+  shutdownRequestedBy: string | null;
+  internalTopicCreation: {
+    inFlight: string[] | null;
+    completesAtMs: Int64 | null;
+    attempts: number;
+    nextAttemptAtMs: Int64;
+    lastFailure: string | null;
+  } | null;
+  members: MemberSnapshot[];
+  consumerMembers: {
+    memberId: string;
+    memberEpoch: number;
+    subscribedTopicNames: string[];
+    assignment: TopicPartitions[];
+    sessionDeadlineMs: Int64;
+  }[];
+}
+
 /** Plain JSON of the coordinator's whole state: groups, members, topics, the clock. */
 export interface Snapshot {
-  nowMs?: number;
-  groups?: unknown[];
-  topics?: unknown[];
-  [field: string]: unknown;
+  nowMs: Int64;
+  assignor: AssignorName | string;
+  groups: GroupSnapshot[];
+  topics: TopicDescription[];
+  acls: Acl[];
+  recordCount: number;
 }
 
 // ---------------------------------------------------------------------------------
@@ -423,26 +495,40 @@ export interface Snapshot {
  */
 export declare class Coordinator {
   constructor(config?: CoordinatorConfig | string | null);
+  /** A coordinator rebuilt from another one's records(): a fail-over that loses nothing. */
+  static fromRecords(
+    config: CoordinatorConfig | string | null | undefined,
+    records: CoordinatorRecord[] | string,
+  ): Coordinator;
   /** A StreamsGroupHeartbeatRequest in, its response out. Throws on malformed input. */
   heartbeat(
     request: StreamsGroupHeartbeatRequest | string,
     context?: RequestContext | string | null,
   ): StreamsGroupHeartbeatResponse;
-  /** The coordinator's clock in ms (starts at 0). */
-  now(): number;
-  describe(groupIds: string[] | string, context?: RequestContext | string | null): StreamsGroupDescribeResponse;
+  /** Group ids (an array, one id, or a StreamsGroupDescribeRequest). */
+  describe(
+    groupIds: string[] | string | StreamsGroupDescribeRequest,
+    context?: RequestContext | string | null,
+  ): StreamsGroupDescribeResponse;
   listGroups(request?: ListGroupsRequest | string | null): ListGroupsResponse;
-  advanceTime(ms: number): CoordinatorEvent[];
-  createTopics(topics: NewTopic[] | string): CreateTopicResult[];
-  deleteTopics(names: string[] | string): CreateTopicResult[];
-  /** Grows each topic to `count` partitions in all (Kafka's CreatePartitions). */
-  createPartitions(topics: NewPartitions[] | string): CreateTopicResult[];
-  topics(): TopicDescription[];
-  setAcls(acls: Acl[] | string): void;
+  /** Enough of KIP-848's consumer protocol to hold consumer groups beside streams groups. */
+  consumerGroupHeartbeat(request: object | string, context?: RequestContext | string | null): object;
+  offsetCommit(request: object | string): object;
+  offsetFetch(request: object | string): object;
+  /** The record log, oldest first (compacted as Kafka compacts its log). */
   records(): CoordinatorRecord[];
   snapshot(): Snapshot;
-  /** A coordinator rebuilt from another one's records(): a fail-over that loses nothing. */
-  static fromRecords(config: CoordinatorConfig | string | null | undefined, records: CoordinatorRecord[] | string): Coordinator;
+  /** The coordinator's clock in ms (starts at 0). */
+  now(): number;
+  /** Moves the clock forward by `ms`; returns the events that caused. */
+  advanceTime(ms: Int64Input): CoordinatorEvent[];
+  createTopics(topics: NewTopic[] | string): TopicResult[];
+  /** Grows each topic to `count` partitions in all. */
+  createPartitions(topics: NewPartitions[] | string): TopicResult[];
+  deleteTopics(names: string[] | string): TopicResult[];
+  topics(): TopicDescription[];
+  /** Replaces the ACLs; with none set, everything is allowed. */
+  setAcls(acls: Acl[] | string): void;
   /** Frees the WebAssembly memory this object holds (optional; the GC also does). */
   free(): void;
 }
@@ -506,6 +592,7 @@ export interface GroupSpec {
   groupTopologyEpoch?: number;
 }
 
+/** The assignor's knobs; a CoordinatorConfig object is accepted too. */
 export interface AssignmentConfig {
   numStandbyReplicas?: number;
   acceptableRecoveryLag?: Int64Input;
@@ -523,14 +610,13 @@ export interface GroupAssignment {
   members: { [memberId: string]: MemberAssignment };
 }
 
-/** Pure: the same input gives the same output, in every runtime. Throws on an unknown assignor. */
-export declare function assign(
-  assignorName: AssignorName | string,
-  groupSpec: GroupSpec | string,
-  config?: AssignmentConfig | string | null,
-): GroupAssignment;
+export interface Spread<T = number> {
+  min: T;
+  max: T;
+  spread: T;
+}
 
-/** Quality figures of an assignment of a group (balance, movement, standby spread, rule breaks). */
+/** How good an assignment is (see assignmentQuality). */
 export interface AssignmentQuality {
   members: number;
   eligibleMembers: number;
@@ -540,9 +626,9 @@ export interface AssignmentQuality {
   unassignedActiveTasks: number;
   duplicateActiveTasks: number;
   unknownTasks: number;
-  activeBalance: { min: number; max: number; spread: number };
-  totalBalance: { min: number; max: number; spread: number };
-  processActiveBalance: { min: number; max: number; spread: number };
+  activeBalance: Spread;
+  totalBalance: Spread;
+  processActiveBalance: Spread;
   activeTasksMoved: number;
   activeTasksNew: number;
   standbyTasks: number;
@@ -551,17 +637,33 @@ export interface AssignmentQuality {
   tasksWithDistinctTagValues: number | null;
   warmupsInFlight: number;
   staleMemberGains: number;
+  [figure: string]: unknown;
 }
 
-/** Quality figures of `result` (what assign() returned) for `groupSpec`. */
-export declare function assignmentQuality(groupSpec: GroupSpec | string, result: GroupAssignment | string): AssignmentQuality;
+/** Pure: the same input gives the same output, in every runtime. Throws on an unknown assignor. */
+export declare function assign(
+  assignorName: AssignorName | string,
+  groupSpec: GroupSpec | string,
+  config?: AssignmentConfig | CoordinatorConfig | string | null,
+): GroupAssignment;
+/** The quality figures of `result` as an assignment of `groupSpec`. */
+export declare function assignmentQuality(
+  groupSpec: GroupSpec | string,
+  result: GroupAssignment | string,
+): AssignmentQuality;
+/** True when a member's warm-up task has caught up (a new target would move the task to it). */
+export declare function warmupCaughtUp(
+  groupSpec: GroupSpec | string,
+  config?: AssignmentConfig | CoordinatorConfig | string | null,
+): boolean;
 
-/** True when a member's warm-up task has caught up: a new target would move the task to it. */
-export declare function warmupCaughtUp(groupSpec: GroupSpec | string, config?: AssignmentConfig | string | null): boolean;
-
-/** Benchmark helper: assign()'s decoding and encoding work without the assignment. */
+/** Benchmark helper: the decoding and encoding work of assign() without the assignment. */
 export declare class AssignIoFloor {
-  constructor(assignorName: AssignorName | string, groupSpec: GroupSpec | string, config?: AssignmentConfig | string | null);
+  constructor(
+    assignorName: AssignorName | string,
+    groupSpec: GroupSpec | string,
+    config?: AssignmentConfig | CoordinatorConfig | string | null,
+  );
   run(groupSpec: GroupSpec | string): GroupAssignment;
   free(): void;
 }
@@ -569,13 +671,9 @@ export declare class AssignIoFloor {
 // ---------------------------------------------------------------------------------
 // Simulation (what the playground drives)
 
-export interface SimulationConfig extends CoordinatorConfig {
-  [field: string]: unknown;
-}
-
 export interface ProcessSpec {
   processId?: string;
-  /** Members (stream threads) this process runs. */
+  /** Members (stream threads) this process runs; at most 64. */
   threads?: number;
   /** Static membership. */
   instanceId?: string | null;
@@ -586,30 +684,121 @@ export interface ProcessSpec {
   userEndpoint?: Endpoint | null;
 }
 
-/** Something that happened during a step: requests, responses and coordinator events. */
+export interface RestartChanges extends ProcessSpec {
+  /** Rejoin as a new member (a new member id) rather than the same one. */
+  newMember?: boolean;
+}
+
+/** One thing that happens to the simulated world, at a time. */
+export type ScenarioAction = { atMs?: Int64Input } & (
+  | ({ type: "addProcess" } & ProcessSpec)
+  | { type: "stopProcess"; processId: string }
+  | { type: "crashProcess"; processId: string }
+  | { type: "restartProcess"; processId: string; changes?: RestartChanges | null }
+  | { type: "createTopics"; topics: { name: string; numPartitions: number }[] }
+  | { type: "deleteTopics"; names: string[] }
+  | { type: "setAssignor"; assignor: AssignorName }
+  | { type: "setStandbyReplicas"; numStandbyReplicas: number }
+  | { type: "heartbeat"; request: StreamsGroupHeartbeatRequest }
+);
+
+/** Plain JSON that replays a simulation exactly (a page URL or a file can carry it). */
+export interface Scenario {
+  name?: string;
+  title?: string;
+  description?: string;
+  narration?: { atMs: Int64Input; text: string }[];
+  groupId?: string;
+  config?: CoordinatorConfig;
+  client?: {
+    revocationDelayMs?: Int64Input;
+    assignmentDelayMs?: Int64Input;
+    restoreRecordsPerSec?: Int64Input;
+    changelogEndOffset?: Int64Input;
+    restartDelayMs?: Int64Input;
+    rebalanceTimeoutMs?: number;
+  };
+  topics?: { name: string; numPartitions: number }[];
+  topology?: Topology;
+  actions?: ScenarioAction[];
+  endMs?: Int64Input;
+  [field: string]: unknown;
+}
+
+/** Something that happened: an action, a heartbeat with its request and response, ... */
 export interface SimulationEvent {
-  atMs: number;
+  /** Position in the whole log (0-based). */
+  seq: number;
+  atMs: Int64;
+  /** `action`, `actionFailed`, `heartbeat`, `reconciled`, `caughtUp`, `fatal`, or a coordinator event kind. */
   kind: string;
+  processId?: string;
+  memberId?: string;
+  thread?: number;
+  /** In words, for the timeline. */
+  detail: string;
+  action?: ScenarioAction;
+  request?: StreamsGroupHeartbeatRequest;
+  response?: StreamsGroupHeartbeatResponse;
+  coordinator?: CoordinatorEvent;
+}
+
+export interface SimulationSnapshot {
+  nowMs: Int64;
+  groupId: string;
+  assignor: string;
+  numStandbyReplicas: number;
+  /** The group as StreamsGroupDescribe describes it. */
+  group: DescribedGroup | null;
+  topics: { name: string; numPartitions: number }[];
+  /** Each simulated client's own view. */
+  processes: {
+    processId: string;
+    state: "Running" | "Stopped" | "Crashed" | "Restarting" | string;
+    threads: number;
+    members: { memberId: string; memberEpoch: number; state: string; owned: TaskLists; [field: string]: unknown }[];
+    [field: string]: unknown;
+  }[];
+  /** The Coordinator's own snapshot. */
+  coordinator: Snapshot;
   [field: string]: unknown;
 }
 
 /** A Coordinator with simulated Kafka Streams clients that speak the protocol to it. */
 export declare class Simulation {
-  constructor(config?: SimulationConfig | string | null);
+  constructor(config?: CoordinatorConfig | string | null);
+  /** A simulation that plays `scenario`. */
+  static fromScenario(scenario: Scenario | string): Simulation;
+  /** The preset scenarios. */
+  static presets(): { name: string; title: string; description: string; scenario: Scenario }[];
+  /** Checks a scenario without running it: returns it normalised, or throws the decoding error. */
+  static checkScenario(scenario: Scenario | string): Scenario;
   /** Starts a process; returns its id. */
   addProcess(spec?: ProcessSpec | string | null): string;
   /** Stops cleanly (the members leave). */
-  stopProcess(processId: string): unknown;
+  stopProcess(processId: string): SimulationEvent[];
   /** Stops without leaving: the coordinator notices by session timeout. */
-  crashProcess(processId: string): unknown;
-  restartProcess(processId: string, changes?: Partial<ProcessSpec> | string | null): unknown;
+  crashProcess(processId: string): SimulationEvent[];
+  restartProcess(processId: string, changes?: RestartChanges | string | null): SimulationEvent[];
+  createTopics(topics: { name: string; numPartitions: number }[] | string): SimulationEvent[];
+  deleteTopics(names: string[] | string): SimulationEvent[];
+  setAssignor(name: AssignorName): SimulationEvent[];
+  setStandbyReplicas(n: number): SimulationEvent[];
+  /** Sends a hand-made heartbeat now (recorded); returns the response. */
+  sendHeartbeat(request: StreamsGroupHeartbeatRequest | string): StreamsGroupHeartbeatResponse;
   /**
    * Advances time by `ms`; returns what happened, every request and response included.
    * Stops early after 20 000 events (`now()` tells how far it got).
    */
   step(ms: number): SimulationEvent[];
-  /** Steps until every group is Stable, or `maxMs` have passed. */
+  /** Runs the next moment at which anything is due (at most `maxMs` ahead, default an hour). */
+  stepNext(maxMs?: number | null): SimulationEvent[];
+  /** Steps until the group is Stable, or `maxMs` have passed. */
   runUntilStable(maxMs: number): SimulationEvent[];
+  /** When something is next due (ms), or undefined. */
+  nextDue(): number | undefined;
+  now(): number;
+  isStable(): boolean;
   /**
    * The Coordinator underneath, as of now: a copy rebuilt from its records, which
    * answers every call as the simulation's own would. Change the simulated world through
@@ -617,65 +806,10 @@ export declare class Simulation {
    */
   readonly coordinator: Coordinator;
   /** The coordinator's snapshot plus each simulated client's own view. */
-  snapshot(): Snapshot;
-  /** A simulation that plays a scenario (configs plus timed actions). */
-  static fromScenario(scenario: Scenario | string): Simulation;
-  /** Decodes a scenario (defaults filled in); throws an Error naming the bad field. */
-  static checkScenario(scenario: Scenario | string): Scenario;
-  /** The playground's preset scenarios. */
-  static presets(): { name: string; title: string; description: string; scenario: Scenario }[];
-  /** The scenario as recorded so far: replaying it gives the same events. */
+  snapshot(): SimulationSnapshot;
+  /** The scenario as recorded so far (replays this simulation exactly). */
   scenario(): Scenario;
-  createTopics(topics: { name: string; numPartitions: number }[] | string): SimulationEvent[];
-  deleteTopics(names: string[] | string): SimulationEvent[];
-  setAssignor(name: AssignorName | string): SimulationEvent[];
-  setStandbyReplicas(n: number): SimulationEvent[];
-  /** Sends a hand-made heartbeat now (recorded into the scenario); returns the response. */
-  sendHeartbeat(request: StreamsGroupHeartbeatRequest | string): StreamsGroupHeartbeatResponse;
-  /** Runs the next moment at which anything is due, at most `maxMs` ahead (default 1 h). */
-  stepNext(maxMs?: number | null): SimulationEvent[];
-  /** When something is next due (ms on the simulated clock), or undefined. */
-  nextDue(): number | undefined;
-  now(): number;
-  /** Every group Stable and every simulated member done reconciling. */
-  isStable(): boolean;
   free(): void;
-}
-
-/** A timed action of a scenario: `{ atMs, type, ... }`. */
-export type ScenarioAction = { atMs?: number } & (
-  | ({ type: "addProcess" } & ProcessSpec)
-  | { type: "stopProcess"; processId: string }
-  | { type: "crashProcess"; processId: string }
-  | { type: "restartProcess"; processId: string; changes?: Omit<ProcessSpec, "processId"> & { newMember?: boolean } }
-  | { type: "createTopics"; topics: { name: string; numPartitions: number }[] }
-  | { type: "deleteTopics"; names: string[] }
-  | { type: "setAssignor"; assignor: AssignorName | string }
-  | { type: "setStandbyReplicas"; numStandbyReplicas: number }
-  | { type: "heartbeat"; request: StreamsGroupHeartbeatRequest }
-);
-
-/** Plain JSON: replaying it gives the same event log. Every field is optional. */
-export interface Scenario {
-  name?: string;
-  title?: string;
-  description?: string;
-  narration?: { atMs: number; text: string }[];
-  groupId?: string;
-  config?: CoordinatorConfig;
-  /** How the simulated clients take their time. */
-  client?: {
-    revocationDelayMs?: number;
-    assignmentDelayMs?: number;
-    restoreRecordsPerSec?: number;
-    changelogEndOffset?: number;
-    restartDelayMs?: number;
-    rebalanceTimeoutMs?: number;
-  };
-  topics?: { name: string; numPartitions: number }[];
-  topology?: Topology;
-  actions?: ScenarioAction[];
-  endMs?: number;
 }
 
 // ---------------------------------------------------------------------------------

@@ -5,7 +5,12 @@
 // fails with "Unused '@ts-expect-error' directive".
 import {
   Coordinator,
+  Simulation,
+  assign,
   version,
+  type GroupAssignment,
+  type Snapshot,
+  type SimulationEvent,
   type ErrorCode,
   type ErrorCodes,
   type StreamsGroupHeartbeatRequest,
@@ -57,6 +62,17 @@ const owned: TaskIds[] = response.activeTasks ?? [];
 const epoch: number = response.memberEpoch + fromText.memberEpoch;
 const now: number = coordinator.now();
 
+const snapshot: Snapshot = coordinator.snapshot();
+const members: number = snapshot.groups.reduce((n, g) => n + g.members.length, 0);
+const assignment: GroupAssignment = assign("sticky", {
+  subtopologies: [{ subtopologyId: "0", numPartitions: 4, stateful: true }],
+  members: [{ memberId: "a", processId: "p1" }],
+});
+const sim = new Simulation({ assignor: "highly_available" });
+const processId: string = sim.addProcess({ threads: 2, clientTags: { zone: "a" } });
+const events: SimulationEvent[] = sim.runUntilStable(60000);
+const heartbeats = events.filter((e) => e.kind === "heartbeat" && e.response?.errorCode === 0).length;
+
 // @ts-expect-error memberEpoch is required
 const noEpoch: StreamsGroupHeartbeatRequest = { groupId: "app", memberId: "" };
 // @ts-expect-error partitions are numbers
@@ -66,4 +82,4 @@ new Coordinator({ assignor: 42 });
 // @ts-expect-error errorMessage may be null
 const message: string = response.errorMessage;
 
-export const used = [label, failed, owned, epoch, now, noEpoch, badTask, message];
+export const used = [label, failed, owned, epoch, now, noEpoch, badTask, message, members, assignment, processId, heartbeats];
