@@ -434,12 +434,14 @@ export interface MemberSnapshot {
 
 export interface ConfiguredTopologySnapshot {
   ready: boolean;
-  /** The status (1-4) that keeps the group NotReady. */
-  status: Status | null;
+  /** Every status (1-4) that keeps the group NotReady, in code order. */
+  statuses: Status[];
   /** The STREAMS_INVALID_TOPOLOGY error found against the cluster's metadata. */
   error: string | null;
   subtopologies: { subtopologyId: string; numTasks: number; stateful: boolean; sourceTopics: string[] }[];
   internalTopicsToCreate: string[];
+  /** Missing internal topics whose partition count is not decided yet (not created). */
+  internalTopicsUndecided: string[];
 }
 
 export interface GroupSnapshot {
