@@ -1,7 +1,9 @@
 //! Source topic regexes: Java's `Pattern.matcher(topic).matches()`, i.e. the whole
-//! name must match. The `regex` crate covers ordinary Java patterns; what it cannot
-//! compile (look-around, back-references) is an invalid topology, caught when a
-//! member sends it.
+//! name must match. Topic names are ASCII (`[a-zA-Z0-9._-]`), so the small
+//! `regex-lite` engine is enough: its ASCII `\w`, `\d`, `\s` and ASCII-only `(?i)`
+//! are Java's defaults. What it cannot compile (look-around, back-references,
+//! Unicode classes like `\p{L}`) is an invalid topology, caught when a member sends
+//! it. The full `regex` crate made up about a third of the wasm module.
 
 use crate::cluster::Cluster;
 use crate::topology::names::RESERVED_TOPICS;
@@ -10,52 +12,29 @@ use std::collections::BTreeSet;
 /// Bounds the compiled size so no pattern can make a request expensive.
 const SIZE_LIMIT: usize = 1 << 20;
 
-/// A compiled pattern. Topic names are ASCII, where Java's default (ASCII) classes
-/// and the `regex` crate's Unicode ones agree, so the much cheaper ASCII form is used
-/// whenever the pattern allows it (no `\p{..}` class, no non-ASCII literal).
+/// A compiled pattern, anchored at both ends.
 #[derive(Debug, Clone)]
-pub enum Pattern {
-    Ascii(regex::bytes::Regex),
-    Unicode(regex::Regex),
-}
+pub struct Pattern(regex_lite::Regex);
 
 impl Pattern {
     pub fn is_match(&self, topic: &str) -> bool {
-        match self {
-            Pattern::Ascii(r) => r.is_match(topic.as_bytes()),
-            Pattern::Unicode(r) => r.is_match(topic),
-        }
+        self.0.is_match(topic)
     }
 }
 
 /// Compiles `pattern` anchored at both ends; the error text is the compiler's.
 pub fn compile(pattern: &str) -> Result<Pattern, String> {
-    let anchored = format!("^(?:{pattern})$");
-    if let Ok(r) = regex::bytes::RegexBuilder::new(&anchored)
-        .unicode(false)
+    regex_lite::RegexBuilder::new(&format!("^(?:{pattern})$"))
         .size_limit(SIZE_LIMIT)
-        .dfa_size_limit(SIZE_LIMIT)
         .build()
-    {
-        return Ok(Pattern::Ascii(r));
-    }
-    regex::RegexBuilder::new(&anchored)
-        .size_limit(SIZE_LIMIT)
-        .dfa_size_limit(SIZE_LIMIT)
-        .build()
-        .map(Pattern::Unicode)
-        .map_err(|e| match e {
-            regex::Error::Syntax(s) => {
-                // The compiler's report quotes our anchored form; keep only its last line.
-                s.lines()
-                    .rev()
-                    .find(|l| !l.trim().is_empty())
-                    .unwrap_or("syntax error")
-                    .trim()
-                    .to_owned()
+        .map(Pattern)
+        .map_err(|e| {
+            let msg = e.to_string();
+            if msg.contains("size limit") {
+                "the pattern is too large".to_owned()
+            } else {
+                msg
             }
-            regex::Error::CompiledTooBig(_) => "the pattern is too large".to_owned(),
-            _ => "the pattern cannot be compiled".to_owned(),
         })
 }
 
@@ -96,21 +75,25 @@ mod tests {
 
     #[test]
     fn java_only_constructs_do_not_compile() {
-        for p in ["(?<=a)b", "(a)\\1", "[", "(unclosed"] {
+        for p in ["(?<=a)b", "(?=a)a", "(a)\\1", "[", "(unclosed"] {
             assert!(compile(p).is_err(), "{p}");
         }
     }
 
     #[test]
-    fn unicode_patterns_still_work() {
-        let p = compile(r"\p{L}+-\d").unwrap();
-        assert!(matches!(p, Pattern::Unicode(_)));
+    fn ascii_classes_and_case_like_java() {
+        let p = compile(r"\w+\.v[0-9]").unwrap();
+        assert!(p.is_match("topic_a.v2") && !p.is_match("topic-a.v2"));
+        let p = compile(r"[a-z]+-\d").unwrap();
         assert!(p.is_match("abc-1") && !p.is_match("abc-x"));
         let p = compile("(?i)orders|café").unwrap();
-        assert!(p.is_match("ORDERS") && !p.is_match("cafe"));
-        let p = compile(r"\w+\.v[0-9]").unwrap();
-        assert!(matches!(p, Pattern::Ascii(_)));
-        assert!(p.is_match("topic_a.v2") && !p.is_match("topic-a.v2"));
+        assert!(p.is_match("ORDERS") && p.is_match("café") && !p.is_match("cafe"));
+    }
+
+    #[test]
+    fn unicode_classes_are_refused() {
+        let e = compile(r"\p{L}+").unwrap_err();
+        assert!(e.contains("Unicode character classes"), "{e}");
     }
 
     #[test]
