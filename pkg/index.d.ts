@@ -393,7 +393,8 @@ export interface CoordinatorEvent {
  * `StreamsGroupTopologyKey`, `StreamsGroupMemberMetadataKey`,
  * `StreamsGroupTargetAssignmentMetadataKey`, `StreamsGroupTargetAssignmentMemberKey`,
  * `StreamsGroupCurrentMemberAssignmentKey`, ..., plus the cluster's `TopicKey`,
- * `AclsKey`, `ClockKey`), `value.type` the matching value. A null value is a tombstone.
+ * `AclsKey`, `ClockKey`, the run-time group configs' `GroupConfigKey`), `value.type`
+ * the matching value. A null value is a tombstone.
  * Feed the array back to Coordinator.fromRecords unchanged.
  */
 export interface CoordinatorRecord {
@@ -482,6 +483,25 @@ export interface Snapshot {
 }
 
 // ---------------------------------------------------------------------------------
+// Group configs changed at run time
+
+/** The assignment-relevant configs a coordinator applies to its streams groups. */
+export interface GroupConfig {
+  assignor: AssignorName;
+  numStandbyReplicas: number;
+  acceptableRecoveryLag: number | string;
+  maxWarmupReplicas: number;
+}
+
+/** setGroupConfig's input: the configs to change. */
+export interface GroupConfigUpdate {
+  assignor?: AssignorName;
+  numStandbyReplicas?: number;
+  acceptableRecoveryLag?: number;
+  maxWarmupReplicas?: number;
+}
+
+// ---------------------------------------------------------------------------------
 // The coordinator
 
 /**
@@ -531,6 +551,15 @@ export declare class Coordinator {
   topics(): TopicDescription[];
   /** Replaces the ACLs; with none set, everything is allowed. */
   setAcls(acls: Acl[] | string): void;
+  /**
+   * Changes the assignment-relevant group configs (absent fields stay). Written as a
+   * GroupConfig record (fromRecords restores it); each streams group bumps its group
+   * epoch on its next heartbeat, so its next target uses them. Throws (changing
+   * nothing) on an unknown field, an unknown assignor or a negative value.
+   */
+  setGroupConfig(config: GroupConfigUpdate | string): GroupConfig;
+  /** The assignment-relevant group configs in force. */
+  groupConfig(): GroupConfig;
   /** Frees the WebAssembly memory this object holds (optional; the GC also does). */
   free(): void;
 }

@@ -49,7 +49,7 @@ impl Default for CoordinatorConfig {
 /// Upper bound of the back-off between internal topic creation attempts.
 pub const MAX_CREATION_BACKOFF_MS: i64 = 30_000;
 
-fn at_least<T: PartialOrd + std::fmt::Display + Copy>(
+pub(crate) fn at_least<T: PartialOrd + std::fmt::Display + Copy>(
     v: T,
     min: T,
     path: &Path<'_>,
@@ -67,7 +67,7 @@ fn at_least<T: PartialOrd + std::fmt::Display + Copy>(
 
 /// A non-negative integer config value that fits in u32.
 #[derive(Clone, Copy)]
-struct Count(u32);
+pub(crate) struct Count(pub(crate) u32);
 
 impl FromJson for Count {
     const EXPECTED: &'static str = "a non-negative integer";

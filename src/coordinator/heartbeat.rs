@@ -334,9 +334,15 @@ impl Coordinator {
         let Some(g) = self.groups.get(group_id) else {
             return;
         };
+        // A bump records the metadata it answers; otherwise the last bump's stays.
+        let metadata_hash = if epoch == g.group_epoch {
+            g.metadata_hash
+        } else {
+            g.configured_hash ^ self.assignment_config_hash
+        };
         let value = GroupMetadataValue {
             epoch,
-            metadata_hash: g.configured_hash as i64,
+            metadata_hash: metadata_hash as i64,
             shutdown_requester: requester,
         };
         self.write(
@@ -717,7 +723,8 @@ impl Coordinator {
             ),
             None => return Err(not_found(gid)),
         };
-        bump |= configured_hash != metadata_hash;
+        // ... or the assignment configs changed (`group_config`).
+        bump |= configured_hash ^ self.assignment_config_hash != metadata_hash;
         let new_requester = if req.shutdown_application && requester.is_none() {
             Some(member_id.clone())
         } else {

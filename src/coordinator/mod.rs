@@ -12,6 +12,7 @@ pub mod consumer;
 pub mod describe;
 pub mod events;
 pub mod group;
+pub mod group_config;
 pub mod heartbeat;
 pub mod ids;
 pub mod list_groups;
@@ -77,6 +78,9 @@ pub struct Coordinator {
     next_offset: u64,
     /// Events caused by a context's `nowMs` moving the clock; returned by the next `advanceTime`.
     pending_events: Vec<Event>,
+    /// 0 until a GroupConfig record, then the hash of its configs: mixed into each
+    /// group's metadata hash so a change bumps its group epoch (`group_config`).
+    pub(crate) assignment_config_hash: u64,
 }
 
 impl Coordinator {
@@ -94,6 +98,7 @@ impl Coordinator {
             live_keys: Default::default(),
             next_offset: 0,
             pending_events: Vec::new(),
+            assignment_config_hash: 0,
         }
     }
 

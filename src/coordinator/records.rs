@@ -77,6 +77,9 @@ pub enum RecordKey {
     /// Events waiting for the next `advanceTime` (so a rebuilt coordinator returns them too).
     #[serde(rename = "PendingEventsKey")]
     PendingEvents {},
+    /// The assignment-relevant group configs set at run time (`setGroupConfig`).
+    #[serde(rename = "GroupConfigKey")]
+    GroupConfig {},
 }
 
 impl RecordKey {
@@ -102,6 +105,7 @@ impl RecordKey {
             RecordKey::Clock {} => "ClockValue",
             RecordKey::MemberIdGenerator {} => "MemberIdGeneratorValue",
             RecordKey::PendingEvents {} => "PendingEventsValue",
+            RecordKey::GroupConfig {} => "GroupConfigValue",
         }
     }
 }
@@ -164,6 +168,7 @@ impl FromJson for RecordKey {
             "ClockKey" => RecordKey::Clock {},
             "MemberIdGeneratorKey" => RecordKey::MemberIdGenerator {},
             "PendingEventsKey" => RecordKey::PendingEvents {},
+            "GroupConfigKey" => RecordKey::GroupConfig {},
             other => {
                 return Err(DecodeError::new(
                     &path.key("type"),
@@ -632,6 +637,37 @@ from_json_struct!(
     }
 );
 
+/// The assignment-relevant group configs (`setGroupConfig`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GroupConfigValue {
+    pub assignor: String,
+    pub num_standby_replicas: u32,
+    #[serde(with = "int64")]
+    pub acceptable_recovery_lag: i64,
+    pub max_warmup_replicas: u32,
+}
+
+from_json_struct!(
+    GroupConfigValue,
+    "a GroupConfigValue object",
+    "GroupConfigValue objects",
+    |f| {
+        f.ignore(&["type"]);
+        let path = *f.path();
+        let assignor: String = f.required("assignor")?;
+        super::group_config::check_assignor(&assignor, &path)?;
+        let lag: i64 = f.required("acceptableRecoveryLag")?;
+        crate::config::at_least(lag, 0, &path, "acceptableRecoveryLag")?;
+        Ok(GroupConfigValue {
+            assignor,
+            num_standby_replicas: f.required::<crate::config::Count>("numStandbyReplicas")?.0,
+            acceptable_recovery_lag: lag,
+            max_warmup_replicas: f.required::<crate::config::Count>("maxWarmupReplicas")?.0,
+        })
+    }
+);
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PendingEventsValue {
@@ -687,6 +723,8 @@ pub enum RecordValue {
     MemberIdGenerator(MemberIdGeneratorValue),
     #[serde(rename = "PendingEventsValue")]
     PendingEvents(PendingEventsValue),
+    #[serde(rename = "GroupConfigValue")]
+    GroupConfig(GroupConfigValue),
 }
 
 impl RecordValue {
@@ -731,6 +769,7 @@ impl RecordValue {
                 RecordValue::MemberIdGenerator(FromJson::from_json(v, path)?)
             }
             "PendingEventsValue" => RecordValue::PendingEvents(FromJson::from_json(v, path)?),
+            "GroupConfigValue" => RecordValue::GroupConfig(FromJson::from_json(v, path)?),
             other => {
                 return Err(DecodeError::new(
                     &path.key("type"),

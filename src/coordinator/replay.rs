@@ -558,6 +558,9 @@ impl Coordinator {
                     _ => Vec::new(),
                 };
             }
+            (RecordKey::GroupConfig {}, Some(RecordValue::GroupConfig(v))) => {
+                self.apply_group_config(v);
+            }
             // Values that do not belong to their key never decode; tombstones of
             // singleton records change nothing.
             _ => {}

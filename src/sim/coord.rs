@@ -1,5 +1,6 @@
 //! The few coordinator calls the simulation makes besides heartbeats, in one place.
 
+use crate::coordinator::group_config::GroupConfigUpdate;
 use crate::coordinator::Coordinator;
 use crate::protocol::DescribedGroup;
 use crate::sim::scenario::NewTopic;
@@ -45,12 +46,10 @@ pub fn delete_topics(c: &mut Coordinator, names: &[String]) -> Vec<String> {
         .collect()
 }
 
-pub fn set_assignor(c: &mut Coordinator, name: &str) {
-    c.config.assignor = name.to_owned();
-}
-
-pub fn set_standby_replicas(c: &mut Coordinator, n: u32) {
-    c.config.num_standby_replicas = n;
+/// Changes the group configs through the coordinator (a record; the next heartbeat
+/// bumps the group epoch).
+pub fn set_group_config(c: &mut Coordinator, update: &GroupConfigUpdate) -> Result<(), String> {
+    c.set_group_config(update).map(|_| ())
 }
 
 pub fn topics(c: &Coordinator) -> Vec<NewTopic> {

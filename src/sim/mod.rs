@@ -18,6 +18,7 @@ pub mod scenario;
 pub mod snapshot;
 
 use crate::config::CoordinatorConfig;
+use crate::coordinator::group_config::GroupConfigUpdate;
 use crate::coordinator::{Coordinator, RequestContext};
 use crate::protocol::{ErrorCode, StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
 use event::Event;
@@ -278,14 +279,32 @@ impl Simulation {
                 d
             }
             Action::SetAssignor { assignor } => {
-                coord::set_assignor(&mut self.coordinator, assignor);
-                format!("the group now uses the {assignor} assignor")
+                let update = GroupConfigUpdate {
+                    assignor: Some(assignor.clone()),
+                    ..Default::default()
+                };
+                match coord::set_group_config(&mut self.coordinator, &update) {
+                    Ok(()) => format!("the group now uses the {assignor} assignor"),
+                    Err(e) => {
+                        failed = true;
+                        format!("the assignor was not changed: {e}")
+                    }
+                }
             }
             Action::SetStandbyReplicas {
                 num_standby_replicas,
             } => {
-                coord::set_standby_replicas(&mut self.coordinator, *num_standby_replicas);
-                format!("num.standby.replicas = {num_standby_replicas}")
+                let update = GroupConfigUpdate {
+                    num_standby_replicas: Some(*num_standby_replicas),
+                    ..Default::default()
+                };
+                match coord::set_group_config(&mut self.coordinator, &update) {
+                    Ok(()) => format!("num.standby.replicas = {num_standby_replicas}"),
+                    Err(e) => {
+                        failed = true;
+                        format!("num.standby.replicas was not changed: {e}")
+                    }
+                }
             }
             Action::Heartbeat { request } => {
                 let resp = self.send(request);

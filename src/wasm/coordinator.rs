@@ -3,6 +3,7 @@
 
 use super::convert::{context, input, output, required, JsResult};
 use crate::cluster::{Acl, CreatableTopic};
+use crate::coordinator::group_config::GroupConfigUpdate;
 use crate::coordinator::records::Record;
 use crate::coordinator::{Coordinator as Core, RequestContext};
 use crate::protocol::json::{decode, FromJson};
@@ -240,5 +241,21 @@ impl Coordinator {
         let acls: Vec<Acl> = decoded(&v, "setAcls")?;
         self.inner.set_acls(&acls);
         Ok(())
+    }
+
+    /// Changes the assignment-relevant group configs (a record; each streams group
+    /// bumps its group epoch on its next heartbeat). Returns the configs now in force.
+    #[wasm_bindgen(js_name = setGroupConfig)]
+    pub fn set_group_config(&mut self, config: JsValue) -> JsResult {
+        let v = required(&config, "group config")?;
+        let update: GroupConfigUpdate = decoded(&v, "group config")?;
+        let now = self.inner.set_group_config(&update).map_err(err)?;
+        output(&now)
+    }
+
+    /// The assignment-relevant group configs in force.
+    #[wasm_bindgen(js_name = groupConfig)]
+    pub fn group_config(&self) -> JsResult {
+        output(&self.inner.group_config())
     }
 }

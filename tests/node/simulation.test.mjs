@@ -103,3 +103,26 @@ test("hand-made heartbeats, topics and group configs are recorded", () => {
   assert.ok(Simulation.presets().length >= 7);
   sim.free();
 });
+
+test("group configs change through the coordinator, as records a fail-over restores", () => {
+  const sim = Simulation.fromScenario({ groupId: "g", topics: [{ name: "input", numPartitions: 2 }], topology: TOPOLOGY });
+  sim.addProcess();
+  sim.runUntilStable(60000);
+  const before = sim.snapshot().group.groupEpoch;
+  sim.setStandbyReplicas(1);
+  sim.runUntilStable(60000);
+  assert.equal(sim.snapshot().group.groupEpoch, before + 1, "one bump on the next heartbeat");
+  const copy = sim.coordinator;
+  assert.equal(copy.groupConfig().numStandbyReplicas, 1);
+  assert.ok(copy.records().some((r) => r.key.type === "GroupConfigKey"));
+  const now = copy.setGroupConfig({ assignor: "highly_available", acceptableRecoveryLag: 5 });
+  assert.deepEqual(now, { assignor: "highly_available", numStandbyReplicas: 1, acceptableRecoveryLag: 5, maxWarmupReplicas: 2 });
+  assert.throws(() => copy.setGroupConfig({ assignor: "magic" }), /invalid group config: assignor: unknown assignor "magic"/);
+  assert.throws(() => copy.setGroupConfig({ standbys: 1 }), /standbys/);
+  assert.throws(() => copy.setGroupConfig(), /group config/);
+  const rebuilt = Coordinator.fromRecords(null, copy.records());
+  assert.deepEqual(rebuilt.groupConfig(), now);
+  rebuilt.free();
+  copy.free();
+  sim.free();
+});

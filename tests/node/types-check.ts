@@ -61,6 +61,9 @@ const failed: boolean = response.errorCode !== 0 && response.errorCode !== fence
 const owned: TaskIds[] = response.activeTasks ?? [];
 const epoch: number = response.memberEpoch + fromText.memberEpoch;
 const now: number = coordinator.now();
+const standbys: number = coordinator.setGroupConfig({ numStandbyReplicas: 1 }).numStandbyReplicas;
+// @ts-expect-error the assignor is "sticky" or "highly_available"
+coordinator.setGroupConfig({ assignor: 7 });
 
 const snapshot: Snapshot = coordinator.snapshot();
 const members: number = snapshot.groups.reduce((n, g) => n + g.members.length, 0);
@@ -82,4 +85,4 @@ new Coordinator({ assignor: 42 });
 // @ts-expect-error errorMessage may be null
 const message: string = response.errorMessage;
 
-export const used = [label, failed, owned, epoch, now, noEpoch, badTask, message, members, assignment, processId, heartbeats];
+export const used = [label, failed, owned, epoch, now, standbys, noEpoch, badTask, message, members, assignment, processId, heartbeats];

@@ -1,0 +1,134 @@
+//! Group configs changed at run time (`setGroupConfig`): the assignor and the
+//! parameters it reads. They apply to every streams group of this coordinator. A change
+//! is a record, so a rebuilt coordinator has it too; and as Kafka does when
+//! num.standby.replicas changes (reference section 6), the next heartbeat of each
+//! streams group bumps its group epoch, so the next target is computed with it.
+//!
+//! The bump rides on the group's metadata hash: the hash recorded at a bump is the
+//! configured topology's hash mixed with `assignment_config_hash`, which is 0 until a
+//! GroupConfig record is applied (logs without one replay unchanged, whatever config a
+//! rebuilt coordinator is given) and a hash of the recorded configs after.
+
+use super::records::{GroupConfigValue, RecordKey, RecordValue};
+use super::replay::fnv64;
+use super::Coordinator;
+use crate::config::{at_least, CoordinatorConfig, Count};
+use crate::from_json_struct;
+use crate::protocol::json::{DecodeError, Path};
+
+/// The configs to change; absent ones stay as they are.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GroupConfigUpdate {
+    pub assignor: Option<String>,
+    pub num_standby_replicas: Option<u32>,
+    pub acceptable_recovery_lag: Option<i64>,
+    pub max_warmup_replicas: Option<u32>,
+}
+
+/// An assignor name must be one of ours (the error names the field).
+pub(crate) fn check_assignor(name: &str, path: &Path<'_>) -> Result<(), DecodeError> {
+    if crate::assignor::by_name(name).is_some() {
+        return Ok(());
+    }
+    Err(DecodeError::new(
+        &path.key("assignor"),
+        format!(
+            "unknown assignor {:?}; known: {}",
+            crate::protocol::json::truncate(name, 40),
+            crate::assignor::NAMES.join(", ")
+        ),
+    ))
+}
+
+from_json_struct!(
+    GroupConfigUpdate,
+    "a group config object",
+    "group config objects",
+    |f| {
+        let path = *f.path();
+        let assignor: Option<String> = f.or("assignor", None)?;
+        if let Some(a) = &assignor {
+            check_assignor(a, &path)?;
+        }
+        let lag: Option<i64> = f.or("acceptableRecoveryLag", None)?;
+        if let Some(l) = lag {
+            at_least(l, 0, &path, "acceptableRecoveryLag")?;
+        }
+        let standbys: Option<Count> = f.or("numStandbyReplicas", None)?;
+        let warmups: Option<Count> = f.or("maxWarmupReplicas", None)?;
+        Ok(GroupConfigUpdate {
+            assignor,
+            num_standby_replicas: standbys.map(|c| c.0),
+            acceptable_recovery_lag: lag,
+            max_warmup_replicas: warmups.map(|c| c.0),
+        })
+    }
+);
+
+/// The assignment-relevant configs of `c`.
+pub fn group_config_of(c: &CoordinatorConfig) -> GroupConfigValue {
+    GroupConfigValue {
+        assignor: c.assignor.clone(),
+        num_standby_replicas: c.num_standby_replicas,
+        acceptable_recovery_lag: c.acceptable_recovery_lag,
+        max_warmup_replicas: c.max_warmup_replicas,
+    }
+}
+
+pub(crate) fn settings_hash(v: &GroupConfigValue) -> u64 {
+    fnv64(
+        format!(
+            "{}|{}|{}|{}",
+            v.assignor, v.num_standby_replicas, v.acceptable_recovery_lag, v.max_warmup_replicas
+        )
+        .as_bytes(),
+    )
+}
+
+impl Coordinator {
+    /// The assignment-relevant configs now in force.
+    pub fn group_config(&self) -> GroupConfigValue {
+        group_config_of(&self.config)
+    }
+
+    /// Changes the group configs (a record when anything changes). Returns the configs
+    /// now in force; an invalid value is an error that changes nothing.
+    pub fn set_group_config(
+        &mut self,
+        update: &GroupConfigUpdate,
+    ) -> Result<GroupConfigValue, String> {
+        let current = self.group_config();
+        let mut next = current.clone();
+        if let Some(a) = &update.assignor {
+            check_assignor(a, &Path::Root).map_err(|e| e.context("group config"))?;
+            next.assignor = a.clone();
+        }
+        if let Some(l) = update.acceptable_recovery_lag {
+            at_least(l, 0, &Path::Root, "acceptableRecoveryLag")
+                .map_err(|e| e.context("group config"))?;
+            next.acceptable_recovery_lag = l;
+        }
+        if let Some(n) = update.num_standby_replicas {
+            next.num_standby_replicas = n;
+        }
+        if let Some(n) = update.max_warmup_replicas {
+            next.max_warmup_replicas = n;
+        }
+        if next != current {
+            self.write(
+                RecordKey::GroupConfig {},
+                Some(RecordValue::GroupConfig(next.clone())),
+            );
+        }
+        Ok(next)
+    }
+
+    /// Applies a GroupConfig record.
+    pub(crate) fn apply_group_config(&mut self, v: &GroupConfigValue) {
+        self.config.assignor = v.assignor.clone();
+        self.config.num_standby_replicas = v.num_standby_replicas;
+        self.config.acceptable_recovery_lag = v.acceptable_recovery_lag;
+        self.config.max_warmup_replicas = v.max_warmup_replicas;
+        self.assignment_config_hash = settings_hash(v);
+    }
+}
