@@ -189,12 +189,21 @@ proptest! {
     fn an_unchanged_group_keeps_every_task(spec in arb_group(true), cfg in arb_config()) {
         for name in BOTH {
             let first = run(name, &spec, &cfg);
-            let second = run(name, &next_round(&spec, &first), &cfg);
+            let round_two = next_round(&spec, &first);
+            let second = run(name, &round_two, &cfg);
             let third = run(name, &next_round(&spec, &second), &cfg);
             // With client tags, tag diversity and quotas may settle over one more
-            // round; without them the second round is already the fixpoint.
+            // round; without them the second round is already the fixpoint: exactly
+            // when totals can be level, for the actives otherwise (standbys must avoid
+            // their active's process, and may still be rebalanced, as below).
             if spec.members.iter().all(|m| m.client_tags.is_empty()) || name == "sticky" {
-                prop_assert_eq!(&second, &third, "{}", name);
+                if quality(&round_two, &second).total_balance.spread <= 1 {
+                    prop_assert_eq!(&second, &third, "{}", name);
+                } else {
+                    for (id, a) in &second.members {
+                        prop_assert_eq!(&a.active, &third.members[id].active, "{}", name);
+                    }
+                }
             }
             if spec.members.iter().all(|m| m.client_tags.is_empty()) || name == "sticky" {
                 let start = fresh(&spec);
