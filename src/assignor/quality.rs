@@ -207,16 +207,7 @@ pub fn quality(spec: &GroupSpec, result: &GroupAssignment) -> Quality {
 
 /// Per process, per tag key (sorted): its value, from its first member.
 fn tag_values<'a>(ix: &Index<'a>) -> Option<Vec<Vec<Option<&'a str>>>> {
-    let mut keys: Vec<&str> = ix
-        .members
-        .iter()
-        .flat_map(|m| m.client_tags.keys().map(String::as_str))
-        .collect();
-    keys.sort_unstable();
-    keys.dedup();
-    if keys.is_empty() {
-        return None;
-    }
+    let keys = super::tags::tag_keys(ix)?;
     Some(
         ix.process_members
             .iter()

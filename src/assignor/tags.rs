@@ -8,6 +8,18 @@
 use super::index::{Index, NONE};
 use super::placement::Placement;
 
+/// Every tag key any member reports, sorted; `None` when there is none.
+pub(crate) fn tag_keys<'a>(ix: &Index<'a>) -> Option<Vec<&'a str>> {
+    let mut keys: Vec<&str> = ix
+        .members
+        .iter()
+        .flat_map(|m| m.client_tags.keys().map(String::as_str))
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    (!keys.is_empty()).then_some(keys)
+}
+
 pub(crate) struct TagPlacement {
     /// Per process, per key: the value's index, or NONE when the key is missing.
     values: Vec<Vec<u32>>,
@@ -18,16 +30,7 @@ pub(crate) struct TagPlacement {
 impl TagPlacement {
     /// `None` when no member reports any client tag.
     pub fn new(ix: &Index<'_>) -> Option<Self> {
-        let mut keys: Vec<&str> = ix
-            .members
-            .iter()
-            .flat_map(|m| m.client_tags.keys().map(String::as_str))
-            .collect();
-        keys.sort_unstable();
-        keys.dedup();
-        if keys.is_empty() {
-            return None;
-        }
+        let keys = tag_keys(ix)?;
         let mut dictionaries: Vec<Vec<&str>> = vec![Vec::new(); keys.len()];
         // A process's tags are those of its first member (all of them report the same).
         let first: Vec<Option<usize>> = ix

@@ -408,22 +408,12 @@ impl Coordinator {
                 rebalance_deadline: None,
             };
             let timers_changed = timers != m.timers;
-            self.write(
-                RecordKey::CurrentMemberAssignment {
-                    group_id: gid.to_owned(),
-                    member_id: member_id.clone(),
-                },
-                Some(RecordValue::CurrentMemberAssignment((&current).into())),
+            self.write_member_state(
+                gid,
+                &member_id,
+                Some(&current),
+                timers_changed.then_some(&timers),
             );
-            if timers_changed {
-                self.write(
-                    RecordKey::MemberTimers {
-                        group_id: gid.to_owned(),
-                        member_id: member_id.clone(),
-                    },
-                    Some(RecordValue::MemberTimers((&timers).into())),
-                );
-            }
         }
         let status = match self.groups.get(gid) {
             Some(g) if !g.members.is_empty() => g
@@ -821,24 +811,12 @@ impl Coordinator {
             }
         }
         let timers_changed = timers != m.timers;
-        if let Some(n) = next_current {
-            self.write(
-                RecordKey::CurrentMemberAssignment {
-                    group_id: gid.to_owned(),
-                    member_id: member_id.clone(),
-                },
-                Some(RecordValue::CurrentMemberAssignment((&n).into())),
-            );
-        }
-        if timers_changed {
-            self.write(
-                RecordKey::MemberTimers {
-                    group_id: gid.to_owned(),
-                    member_id: member_id.clone(),
-                },
-                Some(RecordValue::MemberTimers((&timers).into())),
-            );
-        }
+        self.write_member_state(
+            gid,
+            &member_id,
+            next_current.as_ref(),
+            timers_changed.then_some(&timers),
+        );
 
         // The response, and what the member was sent.
         let response = self.respond(
@@ -958,5 +936,35 @@ impl Coordinator {
             );
         }
         Ok(response)
+    }
+}
+
+impl Coordinator {
+    /// Records a member's new current assignment and/or timers (each only when given).
+    fn write_member_state(
+        &mut self,
+        gid: &str,
+        member_id: &str,
+        current: Option<&CurrentAssignment>,
+        timers: Option<&MemberTimers>,
+    ) {
+        if let Some(current) = current {
+            self.write(
+                RecordKey::CurrentMemberAssignment {
+                    group_id: gid.to_owned(),
+                    member_id: member_id.to_owned(),
+                },
+                Some(RecordValue::CurrentMemberAssignment(current.into())),
+            );
+        }
+        if let Some(timers) = timers {
+            self.write(
+                RecordKey::MemberTimers {
+                    group_id: gid.to_owned(),
+                    member_id: member_id.to_owned(),
+                },
+                Some(RecordValue::MemberTimers(timers.into())),
+            );
+        }
     }
 }
