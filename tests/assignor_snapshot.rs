@@ -100,7 +100,8 @@ fn random_group(seed: u64) -> (GroupSpec, AssignmentConfig) {
                 let offset = r.below(30_000) as i64;
                 let task = TaskId::new(s.clone(), partition);
                 m.task_offsets.insert(task.clone(), offset);
-                m.task_end_offsets.insert(task, 20_000 + r.below(10_000) as i64);
+                m.task_end_offsets
+                    .insert(task, 20_000 + r.below(10_000) as i64);
             }
         }
         members.push(m);
@@ -134,16 +135,17 @@ fn grid_group(
         .collect();
     let n = if reassignment { members - 1 } else { members };
     let list: Vec<MemberSpec> = (0..n)
-        .map(|i| member(&format!("member-{i}"), &format!("process-{}", i / per_process)))
+        .map(|i| {
+            member(
+                &format!("member-{i}"),
+                &format!("process-{}", i / per_process),
+            )
+        })
         .collect();
     let mut spec = group(subtopologies, list);
     if reassignment {
         let first = by_name(assignor).expect("assignor").assign(&spec, &config);
-        let stateful = |s: &str| {
-            spec.subtopologies
-                .iter()
-                .any(|x| x.id == s && x.stateful)
-        };
+        let stateful = |s: &str| spec.subtopologies.iter().any(|x| x.id == s && x.stateful);
         let mut reports: Vec<Vec<(TaskId, i64)>> = Vec::new();
         for m in &spec.members {
             let a = &first.members[&m.member_id];
@@ -195,7 +197,11 @@ fn all_digests() -> String {
                             out,
                             "{assignor} M{members} T{} K{per_process} sb{standbys} {} {:016x}",
                             subs as u32 * partitions,
-                            if reassignment { "reassignment" } else { "initial" },
+                            if reassignment {
+                                "reassignment"
+                            } else {
+                                "initial"
+                            },
                             digest(&result)
                         );
                     }

@@ -178,7 +178,7 @@ pub(crate) fn fill_targets(
             .filter(|(_, ms)| !ms.is_empty())
             .map(|(p, _)| Load {
                 count: after[p],
-                capacity: ix.process_members[p].len() as u64,
+                capacity: ix.process_members(p).len() as u64,
                 process: p as u32,
             })
             .collect();

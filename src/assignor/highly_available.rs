@@ -48,8 +48,9 @@ impl TaskAssignor for HighlyAvailableAssignor {
             } else {
                 // The owner is gone: a caught-up member elsewhere runs it meanwhile.
                 caught_up
-                    .processes(t)
-                    .flat_map(|p| ix.process_members[p as usize].iter().copied())
+                    .processes_without_owner(&ix, t)
+                    .into_iter()
+                    .flat_map(|p| ix.process_members(p as usize).iter().copied())
                     .filter(|&m| ix.eligible[m as usize])
                     .min_by_key(|&m| (placement.active_count[m as usize], m))
             };
@@ -60,7 +61,7 @@ impl TaskAssignor for HighlyAvailableAssignor {
         }
 
         // Warm-ups in flight keep going; new ones in task order, within the budget.
-        let in_flight = |m: u32, t: u32| ix.prev_warmup_of[m as usize].binary_search(&t).is_ok();
+        let in_flight = |m: u32, t: u32| ix.prev_warmup_of(m as usize).binary_search(&t).is_ok();
         wanted.sort_by_key(|&(m, t)| (!in_flight(m, t), t, m));
         let mut budget = config.max_warmup_replicas as usize;
         for (m, t) in wanted {
@@ -84,12 +85,12 @@ impl TaskAssignor for HighlyAvailableAssignor {
 /// assignment, in which the task moves to that member (the probing rebalance).
 pub fn warmup_caught_up(spec: &GroupSpec, config: &AssignmentConfig) -> bool {
     let ix = Index::new(spec);
-    if ix.prev_warmup_of.iter().all(Vec::is_empty) {
+    if !ix.has_prev_warmups() {
         return false;
     }
     let caught_up = CaughtUp::new(&ix, config.acceptable_recovery_lag);
-    ix.prev_warmup_of.iter().enumerate().any(|(m, tasks)| {
-        tasks
+    (0..ix.num_members()).any(|m| {
+        ix.prev_warmup_of(m)
             .iter()
             .any(|&t| caught_up.is(&ix, t, ix.process_of[m]))
     })

@@ -4,10 +4,13 @@
 //! Task `t` of subtopology `s` (in sorted id order) and partition `p` is `base[s] + p`,
 //! so sorted dense indexes are sorted (subtopology, partition) pairs. Members are
 //! sorted by id and processes by id; every tie in the assignors breaks on these
-//! indexes, which makes the output independent of input order.
+//! indexes, which makes the output independent of input order. Per-member and
+//! per-process lists are flat (one buffer and offsets), so building the index costs a
+//! few allocations whatever the group size.
 
 use super::{GroupSpec, MemberSpec, SubtopologySpec};
-use crate::task::TaskSet;
+use crate::task::{TaskId, TaskSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// "No member / no process / no task".
@@ -31,6 +34,57 @@ pub(crate) struct Candidate {
     pub offset: i64,
 }
 
+/// Lists of items per key (member, process or task) in one buffer:
+/// `items[start[k]..start[k + 1]]`.
+pub(crate) struct Flat<T> {
+    start: Vec<u32>,
+    items: Vec<T>,
+}
+
+impl<T> Flat<T> {
+    fn with_capacity(keys: usize, items: usize) -> Self {
+        let mut start = Vec::with_capacity(keys + 1);
+        start.push(0);
+        Flat {
+            start,
+            items: Vec::with_capacity(items),
+        }
+    }
+
+    pub fn empty() -> Self {
+        Flat {
+            start: Vec::new(),
+            items: Vec::new(),
+        }
+    }
+
+    /// From `start` (one more entry than keys, non-decreasing) and the items.
+    pub fn from_parts(start: Vec<u32>, items: Vec<T>) -> Self {
+        Flat { start, items }
+    }
+
+    /// Closes the list of the next key with the items pushed since the last one.
+    fn close(&mut self) {
+        self.start.push(self.items.len() as u32);
+    }
+
+    pub fn of(&self, k: usize) -> &[T] {
+        let lo = self.start.get(k).copied().unwrap_or(0) as usize;
+        let hi = self.start.get(k + 1).copied().unwrap_or(0) as usize;
+        self.items.get(lo..hi).unwrap_or(&[])
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    pub fn lists(&self) -> impl Iterator<Item = &[T]> + '_ {
+        self.start
+            .windows(2)
+            .map(|w| self.items.get(w[0] as usize..w[1] as usize).unwrap_or(&[]))
+    }
+}
+
 pub(crate) struct Index<'a> {
     pub subtopologies: Vec<&'a SubtopologySpec>,
     /// The subtopology ids, shared by every task set of the output.
@@ -43,7 +97,7 @@ pub(crate) struct Index<'a> {
     pub process_ids: Vec<&'a str>,
     pub process_of: Vec<u32>,
     /// Members of each process, in member order; a process's capacity is its size.
-    pub process_members: Vec<Vec<u32>>,
+    process_members: Flat<u32>,
     /// Members at the group's topology epoch: the only ones that may gain a task.
     pub eligible: Vec<bool>,
     pub num_eligible: usize,
@@ -51,25 +105,24 @@ pub(crate) struct Index<'a> {
     /// several claim it), or NONE.
     pub prev_active: Vec<u32>,
     /// Per member, the valid tasks it owned as active and is the recognised owner of.
-    pub prev_active_of: Vec<Vec<u32>>,
+    prev_active_of: Flat<u32>,
     /// Per member, the valid stateful tasks it owned as standby (not also as active).
-    pub prev_standby_of: Vec<Vec<u32>>,
+    prev_standby_of: Flat<u32>,
     /// Per member, the valid stateful tasks it owned as warm-up.
-    pub prev_warmup_of: Vec<Vec<u32>>,
-    /// Per member, its reported (task, offset) and (task, end offset) pairs, sorted.
-    pub task_offsets: Vec<Vec<(u32, i64)>>,
-    pub task_end_offsets: Vec<Vec<(u32, i64)>>,
-    /// Standby candidates per task: `candidates[cand_start[t]..cand_start[t + 1]]`,
-    /// best first.
-    cand_start: Vec<u32>,
-    candidates: Vec<Candidate>,
+    prev_warmup_of: Flat<u32>,
+    /// Per member, its reported (task, offset) pairs, sorted.
+    task_offsets: Flat<(u32, i64)>,
+    /// Standby candidates per task, best first (empty when no member held anything).
+    candidates: Flat<Candidate>,
 }
 
 impl<'a> Index<'a> {
     pub fn new(spec: &'a GroupSpec) -> Self {
         let mut subtopologies: Vec<&SubtopologySpec> = spec.subtopologies.iter().collect();
-        subtopologies.sort_by(|a, b| a.id.cmp(&b.id));
-        subtopologies.dedup_by(|a, b| a.id == b.id);
+        if !subtopologies.is_sorted_by(|a, b| a.id < b.id) {
+            subtopologies.sort_by(|a, b| a.id.cmp(&b.id));
+            subtopologies.dedup_by(|a, b| a.id == b.id);
+        }
         let mut base = Vec::with_capacity(subtopologies.len() + 1);
         let mut total: u64 = 0;
         base.push(0u32);
@@ -87,11 +140,11 @@ impl<'a> Index<'a> {
         }
 
         let mut members: Vec<&MemberSpec> = spec.members.iter().collect();
-        // The spec says sorted; sort only when it is not.
-        if !members.is_sorted_by(|a, b| a.member_id <= b.member_id) {
+        // The spec says sorted (and ids unique); sort only when it is not.
+        if !members.is_sorted_by(|a, b| a.member_id < b.member_id) {
             members.sort_by(|a, b| a.member_id.cmp(&b.member_id));
+            members.dedup_by(|a, b| a.member_id == b.member_id);
         }
-        members.dedup_by(|a, b| a.member_id == b.member_id);
         // Process index per member: sort (process id, member) pairs once.
         let mut by_process: Vec<(&str, u32)> = members
             .iter()
@@ -102,18 +155,20 @@ impl<'a> Index<'a> {
             by_process.sort_unstable();
         }
         let mut process_ids: Vec<&str> = Vec::new();
-        let mut process_members: Vec<Vec<u32>> = Vec::new();
+        let mut process_members = Flat::with_capacity(members.len(), members.len());
         let mut process_of = vec![0u32; members.len()];
         for &(p, m) in &by_process {
             if process_ids.last() != Some(&p) {
+                if !process_ids.is_empty() {
+                    process_members.close();
+                }
                 process_ids.push(p);
-                process_members.push(Vec::new());
             }
-            let index = process_ids.len() - 1;
-            process_of[m as usize] = index as u32;
-            if let Some(list) = process_members.last_mut() {
-                list.push(m);
-            }
+            process_of[m as usize] = process_ids.len() as u32 - 1;
+            process_members.items.push(m);
+        }
+        if !process_ids.is_empty() {
+            process_members.close();
         }
         let eligible: Vec<bool> = members
             .iter()
@@ -138,13 +193,11 @@ impl<'a> Index<'a> {
             eligible,
             num_eligible,
             prev_active: vec![NONE; num_tasks as usize],
-            prev_active_of: Vec::new(),
-            prev_standby_of: Vec::new(),
-            prev_warmup_of: Vec::new(),
-            task_offsets: Vec::new(),
-            task_end_offsets: Vec::new(),
-            cand_start: Vec::new(),
-            candidates: Vec::new(),
+            prev_active_of: Flat::empty(),
+            prev_standby_of: Flat::empty(),
+            prev_warmup_of: Flat::empty(),
+            task_offsets: Flat::empty(),
+            candidates: Flat::empty(),
         };
         ix.index_previous();
         ix
@@ -158,28 +211,84 @@ impl<'a> Index<'a> {
         self.process_ids.len()
     }
 
-    fn task_in(&self, s: usize, partition: i32) -> Option<u32> {
-        let lo = *self.base.get(s)?;
-        let hi = *self.base.get(s + 1)?;
-        let p = u32::try_from(partition).ok()?;
-        (p < hi - lo).then_some(lo + p)
+    /// Members of process `p`, in member order.
+    pub fn process_members(&self, p: usize) -> &[u32] {
+        self.process_members.of(p)
     }
 
-    /// The valid tasks of a set, sorted. Both sides are sorted by subtopology id, so
-    /// a merge walk finds each subtopology without a search.
-    pub fn tasks_of(&self, set: &TaskSet) -> Vec<u32> {
-        let mut out = Vec::new();
+    /// Members of every process, in process order.
+    pub fn all_process_members(&self) -> impl Iterator<Item = &[u32]> + '_ {
+        self.process_members.lists()
+    }
+
+    pub fn prev_active_of(&self, m: usize) -> &[u32] {
+        self.prev_active_of.of(m)
+    }
+
+    pub fn prev_standby_of(&self, m: usize) -> &[u32] {
+        self.prev_standby_of.of(m)
+    }
+
+    pub fn prev_warmup_of(&self, m: usize) -> &[u32] {
+        self.prev_warmup_of.of(m)
+    }
+
+    /// Does any member hold a warm-up task now?
+    pub fn has_prev_warmups(&self) -> bool {
+        !self.prev_warmup_of.is_empty()
+    }
+
+    /// Member `m`'s reported (task, offset) pairs for valid tasks, sorted.
+    pub fn task_offsets(&self, m: usize) -> &[(u32, i64)] {
+        self.task_offsets.of(m)
+    }
+
+    /// The index of subtopology `sub`, searching from `from` on (callers walk sorted
+    /// input, so the search range shrinks as they go); `Err` with where it would be.
+    /// The next few are probed first: sets usually run over subtopologies in order.
+    fn find_subtopology(&self, from: usize, sub: &str) -> Result<usize, usize> {
+        let rest = self.subtopologies.get(from..).unwrap_or(&[]);
+        for (i, x) in rest.iter().take(4).enumerate() {
+            match x.id.as_str().cmp(sub) {
+                std::cmp::Ordering::Less => {}
+                std::cmp::Ordering::Equal => return Ok(from + i),
+                std::cmp::Ordering::Greater => return Err(from + i),
+            }
+        }
+        let skip = rest.len().min(4);
+        rest[skip..]
+            .binary_search_by(|x| x.id.as_str().cmp(sub))
+            .map(|i| from + skip + i)
+            .map_err(|i| from + skip + i)
+    }
+
+    /// The subtopology of task `t` (`base[s] <= t < base[s + 1]`), searching from `s`
+    /// on; `t` must be a valid task.
+    fn subtopology_of(&self, mut s: usize, t: u32) -> usize {
+        for _ in 0..4 {
+            if self.base.get(s + 1).is_none_or(|&b| b > t) {
+                return s;
+            }
+            s += 1;
+        }
+        s + self
+            .base
+            .get(s + 1..)
+            .unwrap_or(&[])
+            .partition_point(|&b| b <= t)
+    }
+
+    /// Appends the valid tasks of a set, sorted (both sides are sorted by subtopology
+    /// id, so each subtopology is searched for only in the rest of the list).
+    fn tasks_into(&self, set: &TaskSet, out: &mut Vec<u32>) {
         let mut s = 0usize;
         for (sub, parts) in set.subtopologies() {
-            while self
-                .subtopologies
-                .get(s)
-                .is_some_and(|x| x.id.as_str() < sub)
-            {
-                s += 1;
-            }
-            if self.subtopologies.get(s).is_none_or(|x| x.id != sub) {
-                continue;
+            match self.find_subtopology(s, sub) {
+                Ok(i) => s = i,
+                Err(i) => {
+                    s = i;
+                    continue;
+                }
             }
             let (lo, hi) = (self.base[s], self.base[s + 1]);
             let n = hi - lo;
@@ -189,164 +298,234 @@ impl<'a> Index<'a> {
                     .filter_map(|&p| u32::try_from(p).ok().filter(|&p| p < n).map(|p| lo + p)),
             );
         }
+    }
+
+    /// The valid tasks of a set, sorted.
+    pub fn tasks_of(&self, set: &TaskSet) -> Vec<u32> {
+        let mut out = Vec::with_capacity(set.len());
+        self.tasks_into(set, &mut out);
         out
     }
 
-    /// The reported (task, value) pairs of an offsets map that name valid tasks,
-    /// sorted. The map and the subtopologies are both sorted: a merge walk.
-    pub fn offsets_of(
-        &self,
-        offsets: &std::collections::BTreeMap<crate::task::TaskId, i64>,
-    ) -> Vec<(u32, i64)> {
-        let mut out = Vec::with_capacity(offsets.len());
+    /// Calls `f` with each (task, value) pair of an offsets map that names a valid
+    /// task, in task order (the map and the subtopologies are both sorted).
+    pub fn for_each_offset(&self, offsets: &BTreeMap<TaskId, i64>, mut f: impl FnMut(u32, i64)) {
         let mut s = 0usize;
+        let mut current: Option<&str> = None;
         for (task, &v) in offsets {
             let sub = task.subtopology.as_str();
-            while self
-                .subtopologies
-                .get(s)
-                .is_some_and(|x| x.id.as_str() < sub)
-            {
-                s += 1;
-            }
-            if self.subtopologies.get(s).is_some_and(|x| x.id == sub) {
-                if let Some(t) = self.task_in(s, task.partition) {
-                    out.push((t, v));
+            if current != Some(sub) {
+                match self.find_subtopology(s, sub) {
+                    Ok(i) => {
+                        s = i;
+                        current = Some(self.subtopologies[i].id.as_str());
+                    }
+                    Err(i) => {
+                        s = i;
+                        current = None;
+                        continue;
+                    }
                 }
             }
+            let (lo, hi) = (self.base[s], self.base[s + 1]);
+            if let Some(p) = u32::try_from(task.partition).ok().filter(|&p| p < hi - lo) {
+                f(lo + p, v);
+            }
         }
-        out
     }
 
     fn index_previous(&mut self) {
         let n = self.members.len();
-        let mut prev_active_of = vec![Vec::new(); n];
-        let mut prev_standby_of = vec![Vec::new(); n];
-        let mut prev_warmup_of = vec![Vec::new(); n];
-        let mut task_offsets = Vec::with_capacity(n);
-        let mut task_end_offsets = Vec::with_capacity(n);
-        let mut raw: Vec<(u32, Candidate)> = Vec::new();
+        let sum = |f: fn(&MemberSpec) -> usize| self.members.iter().map(|m| f(m)).sum::<usize>();
+        let mut prev_active_of = Flat::with_capacity(n, sum(|m| m.active.len()));
+        let mut prev_standby_of = Flat::with_capacity(n, sum(|m| m.standby.len()));
+        let mut prev_warmup_of = Flat::with_capacity(n, sum(|m| m.warmup.len()));
+        let mut task_offsets = Flat::with_capacity(n, sum(|m| m.task_offsets.len()));
+        // Candidates per task are counted here and placed in a second pass.
+        let mut counts: Vec<u32> = Vec::new();
+        let num_tasks = self.num_tasks as usize;
+        let count = |t: u32, counts: &mut Vec<u32>| {
+            if counts.is_empty() {
+                counts.resize(num_tasks + 1, 0);
+            }
+            counts[t as usize + 1] += 1;
+        };
         for m in 0..n {
             let spec = self.members[m];
-            let mut actives = self.tasks_of(&spec.active);
-            actives.retain(|&t| {
+            // Actives: keep the tasks this member is the first to claim.
+            let from = prev_active_of.items.len();
+            self.tasks_into(&spec.active, &mut prev_active_of.items);
+            let mut kept = from;
+            for r in from..prev_active_of.items.len() {
+                let t = prev_active_of.items[r];
                 let slot = &mut self.prev_active[t as usize];
                 if *slot == NONE {
                     *slot = m as u32;
-                    true
-                } else {
-                    false
-                }
-            });
-            let offsets = self.offsets_of(&spec.task_offsets);
-            let ends = self.offsets_of(&spec.task_end_offsets);
-            let offset_of = |t: u32| {
-                offsets
-                    .binary_search_by_key(&t, |(t, _)| *t)
-                    .ok()
-                    .and_then(|i| offsets.get(i))
-                    .map_or(0, |(_, o)| *o)
-            };
-            let mut standbys = self.tasks_of(&spec.standby);
-            standbys.retain(|&t| self.task_stateful[t as usize] && !spec_owns_active(&actives, t));
-            let mut warmups = self.tasks_of(&spec.warmup);
-            warmups.retain(|&t| {
-                self.task_stateful[t as usize]
-                    && !spec_owns_active(&actives, t)
-                    && standbys.binary_search(&t).is_err()
-            });
-            for &t in &standbys {
-                raw.push((t, cand(m, Held::Standby, offset_of(t))));
-            }
-            for &t in &warmups {
-                raw.push((t, cand(m, Held::Warmup, offset_of(t))));
-            }
-            for &(t, o) in &offsets {
-                if self.task_stateful[t as usize]
-                    && !spec_owns_active(&actives, t)
-                    && standbys.binary_search(&t).is_err()
-                    && warmups.binary_search(&t).is_err()
-                {
-                    raw.push((t, cand(m, Held::OffsetsOnly, o)));
+                    prev_active_of.items[kept] = t;
+                    kept += 1;
                 }
             }
-            task_offsets.push(offsets);
-            task_end_offsets.push(ends);
-            prev_active_of[m] = actives;
-            prev_standby_of[m] = standbys;
-            prev_warmup_of[m] = warmups;
-        }
-        // Bucket by task (counting sort), then order each task's few candidates best
-        // first: held as standby or warm-up before offsets only, then the most caught
-        // up (highest offset), then member order.
-        let mut cand_start = vec![0u32; self.num_tasks as usize + 1];
-        for (t, _) in &raw {
-            cand_start[*t as usize + 1] += 1;
-        }
-        for i in 1..cand_start.len() {
-            cand_start[i] += cand_start[i - 1];
-        }
-        let mut next = cand_start.clone();
-        let mut candidates = vec![cand(0, Held::Standby, 0); raw.len()];
-        for (t, c) in raw {
-            let slot = &mut next[t as usize];
-            candidates[*slot as usize] = c;
-            *slot += 1;
-        }
-        for w in cand_start.windows(2) {
-            let slice = &mut candidates[w[0] as usize..w[1] as usize];
-            if slice.len() > 1 {
-                slice.sort_unstable_by(|a, b| {
-                    (a.held == Held::OffsetsOnly)
-                        .cmp(&(b.held == Held::OffsetsOnly))
-                        .then(b.offset.cmp(&a.offset))
-                        .then(a.member.cmp(&b.member))
-                });
+            prev_active_of.items.truncate(kept);
+            prev_active_of.close();
+            let actives = prev_active_of.of(m);
+
+            let from = prev_standby_of.items.len();
+            self.tasks_into(&spec.standby, &mut prev_standby_of.items);
+            let stateful = &self.task_stateful;
+            retain_tail(&mut prev_standby_of.items, from, |t| {
+                stateful[t as usize] && actives.binary_search(&t).is_err()
+            });
+            prev_standby_of.close();
+            let standbys = prev_standby_of.of(m);
+
+            let from = prev_warmup_of.items.len();
+            self.tasks_into(&spec.warmup, &mut prev_warmup_of.items);
+            retain_tail(&mut prev_warmup_of.items, from, |t| {
+                stateful[t as usize]
+                    && actives.binary_search(&t).is_err()
+                    && standbys.binary_search(&t).is_err()
+            });
+            prev_warmup_of.close();
+            let warmups = prev_warmup_of.of(m);
+
+            for &t in standbys.iter().chain(warmups) {
+                count(t, &mut counts);
             }
+            let offsets = &mut task_offsets.items;
+            self.for_each_offset(&spec.task_offsets, |t, o| offsets.push((t, o)));
+            task_offsets.close();
+            for &(t, _) in task_offsets.of(m) {
+                if offsets_only(stateful, actives, standbys, warmups, t) {
+                    count(t, &mut counts);
+                }
+            }
+        }
+        let mut candidates = Flat::empty();
+        if !counts.is_empty() {
+            // Counting sort by task; `counts[t]` is then the next free slot of task t.
+            for i in 1..counts.len() {
+                counts[i] += counts[i - 1];
+            }
+            let total = counts.last().copied().unwrap_or(0) as usize;
+            let mut items = vec![cand(0, Held::Standby, 0); total];
+            for m in 0..n {
+                let actives = prev_active_of.of(m);
+                let standbys = prev_standby_of.of(m);
+                let warmups = prev_warmup_of.of(m);
+                let offsets = task_offsets.of(m);
+                let offset_of = |t: u32| {
+                    offsets
+                        .binary_search_by_key(&t, |(t, _)| *t)
+                        .ok()
+                        .and_then(|i| offsets.get(i))
+                        .map_or(0, |(_, o)| *o)
+                };
+                let mut put = |t: u32, c: Candidate| {
+                    let slot = &mut counts[t as usize];
+                    items[*slot as usize] = c;
+                    *slot += 1;
+                };
+                for &t in standbys {
+                    put(t, cand(m, Held::Standby, offset_of(t)));
+                }
+                for &t in warmups {
+                    put(t, cand(m, Held::Warmup, offset_of(t)));
+                }
+                for &(t, o) in offsets {
+                    if offsets_only(&self.task_stateful, actives, standbys, warmups, t) {
+                        put(t, cand(m, Held::OffsetsOnly, o));
+                    }
+                }
+            }
+            // Each slot now points at the next task's start: shift back by one.
+            counts.rotate_right(1);
+            counts[0] = 0;
+            // Order each task's few candidates best first: held as standby or warm-up
+            // before offsets only, then the most caught up (highest offset), then
+            // member order.
+            for w in counts.windows(2) {
+                let slice = &mut items[w[0] as usize..w[1] as usize];
+                if slice.len() > 1 {
+                    slice.sort_unstable_by(|a, b| {
+                        (a.held == Held::OffsetsOnly)
+                            .cmp(&(b.held == Held::OffsetsOnly))
+                            .then(b.offset.cmp(&a.offset))
+                            .then(a.member.cmp(&b.member))
+                    });
+                }
+            }
+            candidates = Flat::from_parts(counts, items);
         }
         self.candidates = candidates;
-        self.cand_start = cand_start;
         self.prev_active_of = prev_active_of;
         self.prev_standby_of = prev_standby_of;
         self.prev_warmup_of = prev_warmup_of;
         self.task_offsets = task_offsets;
-        self.task_end_offsets = task_end_offsets;
     }
 
     /// Members that held `t` as standby, warm-up or with reported offsets, best first.
     pub fn candidates(&self, t: u32) -> &[Candidate] {
-        let lo = self.cand_start.get(t as usize).copied().unwrap_or(0) as usize;
-        let hi = self.cand_start.get(t as usize + 1).copied().unwrap_or(0) as usize;
-        self.candidates.get(lo..hi).unwrap_or(&[])
+        self.candidates.of(t as usize)
     }
 
-    /// Builds a task set from sorted dense tasks.
+    /// Builds a task set from sorted valid dense tasks; every buffer is allocated at
+    /// its final size.
     pub fn task_set(&self, tasks: &[u32]) -> TaskSet {
-        let mut runs: Vec<(Arc<str>, Vec<i32>)> = Vec::new();
-        let Some(&first) = tasks.first() else {
+        if tasks.is_empty() {
             return TaskSet::new();
-        };
-        let mut s = self.base.partition_point(|&b| b <= first).saturating_sub(1);
-        let mut current: Option<usize> = None;
+        }
+        // Runs: one per subtopology the tasks fall in.
+        let mut num_runs = 0;
+        let (mut s, mut end) = (0usize, 0u32);
         for &t in tasks {
-            while self.base.get(s + 1).is_some_and(|&b| b <= t) {
-                s += 1;
+            if t >= end {
+                s = self.subtopology_of(s, t);
+                end = self.base.get(s + 1).copied().unwrap_or(u32::MAX);
+                num_runs += 1;
             }
-            let p = (t - self.base[s]) as i32;
-            if current != Some(s) {
-                runs.push((self.ids[s].clone(), Vec::new()));
-                current = Some(s);
-            }
-            if let Some((_, ps)) = runs.last_mut() {
-                ps.push(p);
-            }
+        }
+        let mut runs: Vec<(Arc<str>, Vec<i32>)> = Vec::with_capacity(num_runs);
+        let mut rest = tasks;
+        let mut s = 0usize;
+        while let Some(&t) = rest.first() {
+            s = self.subtopology_of(s, t);
+            let lo = self.base[s];
+            let end = self.base.get(s + 1).copied().unwrap_or(u32::MAX);
+            let k = rest.iter().position(|&x| x >= end).unwrap_or(rest.len());
+            let mut partitions = Vec::with_capacity(k);
+            partitions.extend(rest[..k].iter().map(|&x| (x - lo) as i32));
+            runs.push((self.ids[s].clone(), partitions));
+            rest = &rest[k..];
         }
         TaskSet::from_sorted_runs(runs)
     }
 }
 
-fn spec_owns_active(actives: &[u32], t: u32) -> bool {
-    actives.binary_search(&t).is_ok()
+/// Keeps, among `items[from..]`, those for which `keep` holds.
+fn retain_tail(items: &mut Vec<u32>, from: usize, keep: impl Fn(u32) -> bool) {
+    let mut kept = from;
+    for r in from..items.len() {
+        let t = items[r];
+        if keep(t) {
+            items[kept] = t;
+            kept += 1;
+        }
+    }
+    items.truncate(kept);
+}
+
+/// A stateful task the member reported offsets for without holding it in any role.
+fn offsets_only(
+    stateful: &[bool],
+    actives: &[u32],
+    standbys: &[u32],
+    warmups: &[u32],
+    t: u32,
+) -> bool {
+    stateful[t as usize]
+        && actives.binary_search(&t).is_err()
+        && standbys.binary_search(&t).is_err()
+        && warmups.binary_search(&t).is_err()
 }
 
 fn cand(m: usize, held: Held, offset: i64) -> Candidate {

@@ -10,8 +10,10 @@
 use super::index::{Index, NONE};
 
 pub(crate) struct CaughtUp {
-    /// Sorted `(task, process)` pairs caught up by reported offsets.
-    pairs: Vec<(u32, u32)>,
+    /// Per task, the highest end offset any member reported (when `reported[t]`).
+    end: Vec<i64>,
+    reported: Vec<bool>,
+    acceptable_recovery_lag: i64,
     /// An acceptable lag of i64::MAX means any lag is fine: everyone is caught up
     /// (as in Kafka Streams), even without reported offsets.
     unbounded: bool,
@@ -19,28 +21,54 @@ pub(crate) struct CaughtUp {
 
 impl CaughtUp {
     pub fn new(ix: &Index<'_>, acceptable_recovery_lag: i64) -> Self {
-        let mut ends: Vec<(u32, i64)> = ix.task_end_offsets.iter().flatten().copied().collect();
-        // Highest end offset per task first, then keep one entry per task.
-        ends.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
-        ends.dedup_by_key(|e| e.0);
-        let mut pairs = Vec::new();
-        for (m, offsets) in ix.task_offsets.iter().enumerate() {
-            for &(t, offset) in offsets {
-                let Ok(i) = ends.binary_search_by_key(&t, |e| e.0) else {
-                    continue;
-                };
-                let end = ends[i].1;
-                if lag(end, offset).is_some_and(|l| l <= acceptable_recovery_lag) {
-                    pairs.push((t, ix.process_of[m]));
-                }
+        let mut end = Vec::new();
+        let mut reported = Vec::new();
+        for m in &ix.members {
+            if m.task_end_offsets.is_empty() {
+                continue;
             }
+            if end.is_empty() {
+                end = vec![i64::MIN; ix.num_tasks as usize];
+                reported = vec![false; ix.num_tasks as usize];
+            }
+            ix.for_each_offset(&m.task_end_offsets, |t, v| {
+                let t = t as usize;
+                end[t] = if reported[t] { end[t].max(v) } else { v };
+                reported[t] = true;
+            });
         }
-        pairs.sort_unstable();
-        pairs.dedup();
         CaughtUp {
-            pairs,
+            end,
+            reported,
+            acceptable_recovery_lag,
             unbounded: acceptable_recovery_lag == i64::MAX,
         }
+    }
+
+    /// Did member `m` report an offset for `t` within the acceptable lag?
+    fn member_caught_up(&self, ix: &Index<'_>, t: u32, m: u32) -> bool {
+        let Some(end) = self
+            .reported
+            .get(t as usize)
+            .filter(|r| **r)
+            .and_then(|_| self.end.get(t as usize))
+        else {
+            return false;
+        };
+        let offsets = ix.task_offsets(m as usize);
+        offsets
+            .binary_search_by_key(&t, |e| e.0)
+            .ok()
+            .and_then(|i| offsets.get(i))
+            .and_then(|&(_, offset)| lag(*end, offset))
+            .is_some_and(|l| l <= self.acceptable_recovery_lag)
+    }
+
+    /// Is process `p` caught up on task `t` by the offsets its members reported?
+    fn by_offsets(&self, ix: &Index<'_>, t: u32, p: u32) -> bool {
+        ix.process_members(p as usize)
+            .iter()
+            .any(|&m| self.member_caught_up(ix, t, m))
     }
 
     /// Is process `p` caught up on task `t` (by offsets, or running it as active)?
@@ -48,16 +76,22 @@ impl CaughtUp {
         let owner = ix.prev_active.get(t as usize).copied().unwrap_or(NONE);
         self.unbounded
             || (owner != NONE && ix.process_of[owner as usize] == p)
-            || self.pairs.binary_search(&(t, p)).is_ok()
+            || self.by_offsets(ix, t, p)
     }
 
-    /// Processes caught up on `t` by reported offsets, in process order.
-    pub fn processes(&self, t: u32) -> impl Iterator<Item = u32> + '_ {
-        let lo = self.pairs.partition_point(|e| e.0 < t);
-        self.pairs[lo..]
+    /// Processes caught up on a stateful task `t` that no member owned as active, by
+    /// reported offsets, in process order. Every member that reported an offset for
+    /// such a task is one of its candidates (index.rs), so only those are looked at.
+    pub fn processes_without_owner(&self, ix: &Index<'_>, t: u32) -> Vec<u32> {
+        let mut out: Vec<u32> = ix
+            .candidates(t)
             .iter()
-            .take_while(move |e| e.0 == t)
-            .map(|e| e.1)
+            .filter(|c| self.member_caught_up(ix, t, c.member))
+            .map(|c| ix.process_of[c.member as usize])
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 }
 

@@ -6,7 +6,7 @@
 //! checked before every standby and warm-up placement.
 
 use super::balance::{fill_targets, Quota};
-use super::index::{Held, Index, NONE};
+use super::index::{Flat, Held, Index, NONE};
 use super::tags::TagPlacement;
 use super::{AssignmentConfig, GroupAssignment, MemberAssignment};
 use std::collections::{BTreeMap, VecDeque};
@@ -41,15 +41,15 @@ impl<'i, 'a> Placement<'i, 'a> {
         let stateful_total = ix.task_stateful.iter().filter(|s| **s).count() as u64;
         let all = u64::from(ix.num_tasks);
         let stateful_of = |m: usize| {
-            ix.prev_active_of[m]
+            ix.prev_active_of(m)
                 .iter()
                 .filter(|&&t| ix.task_stateful[t as usize])
                 .count() as u64
         };
         let stateful_quota = Quota::new(ix, stateful_total, stateful_of);
-        let active_quota = Quota::new(ix, all, |m| ix.prev_active_of[m].len() as u64);
+        let active_quota = Quota::new(ix, all, |m| ix.prev_active_of(m).len() as u64);
         let total_quota = Quota::new(ix, all + stateful_total * replicas as u64, |m| {
-            (ix.prev_active_of[m].len() + ix.prev_standby_of[m].len()) as u64
+            (ix.prev_active_of(m).len() + ix.prev_standby_of(m).len()) as u64
         });
         Placement {
             ix,
@@ -168,7 +168,7 @@ impl<'i, 'a> Placement<'i, 'a> {
         let ix = self.ix;
         // 1. previous owners, while under quota.
         for m in 0..ix.num_members() {
-            for &t in &ix.prev_active_of[m] {
+            for &t in ix.prev_active_of(m) {
                 if ix.task_stateful[t as usize] != stateful {
                     continue;
                 }
@@ -436,7 +436,7 @@ impl<'i, 'a> Placement<'i, 'a> {
             queue
         };
         let mut rank = vec![0u32; ix.num_members()];
-        for members in &ix.process_members {
+        for members in ix.all_process_members() {
             for (r, &m) in members
                 .iter()
                 .filter(|&&m| ix.eligible[m as usize])
@@ -557,8 +557,8 @@ impl<'i, 'a> Placement<'i, 'a> {
 
     fn process_load_cmp(&self, a: u32, b: u32) -> std::cmp::Ordering {
         let (pa, pb) = (self.process(a), self.process(b));
-        let ca = self.ix.process_members[pa].len() as u64;
-        let cb = self.ix.process_members[pb].len() as u64;
+        let ca = self.ix.process_members(pa).len() as u64;
+        let cb = self.ix.process_members(pb).len() as u64;
         (u64::from(self.process_total[pa]) * cb).cmp(&(u64::from(self.process_total[pb]) * ca))
     }
 
@@ -573,48 +573,40 @@ impl<'i, 'a> Placement<'i, 'a> {
     }
 
     /// The result: every member of the spec, tasks sorted. Tasks are bucketed by
-    /// member with a counting sort (flat arrays, no per-member vectors).
+    /// member with a counting sort straight from the per-task owners (flat arrays, no
+    /// per-member vectors).
     pub fn into_assignment(self) -> GroupAssignment {
         let ix = self.ix;
         let n = ix.num_members();
-        let mut roles: [Vec<(u32, u32)>; 3] = [Vec::new(), Vec::new(), Vec::new()];
-        roles[0].reserve(ix.num_tasks as usize);
-        for t in 0..ix.num_tasks {
-            let owner = self.active_owner[t as usize];
-            if owner != NONE {
-                roles[0].push((owner, t));
-            }
-            let base = t as usize * self.slots;
-            for (i, &h) in self.holders[base..base + self.slots].iter().enumerate() {
-                if h != NONE {
-                    roles[if i < self.replicas { 1 } else { 2 }].push((h, t));
+        let slots = self.slots;
+        let replicas = self.replicas;
+        let actives = by_member(n, |f| {
+            for (t, &m) in self.active_owner.iter().enumerate() {
+                if m != NONE {
+                    f(m, t as u32);
                 }
             }
-        }
-        let bucketed: Vec<(Vec<u32>, Vec<u32>)> = roles
-            .iter()
-            .map(|pairs| {
-                let mut start = vec![0u32; n + 1];
-                for &(m, _) in pairs {
-                    start[m as usize + 1] += 1;
+        });
+        let standbys = by_member(n, |f| {
+            if replicas == 0 {
+                return;
+            }
+            for (t, slot) in self.holders.chunks_exact(slots).enumerate() {
+                for &m in &slot[..replicas] {
+                    if m != NONE {
+                        f(m, t as u32);
+                    }
                 }
-                for i in 1..=n {
-                    start[i] += start[i - 1];
+            }
+        });
+        let warmups = by_member(n, |f| {
+            for (t, slot) in self.holders.chunks_exact(slots).enumerate() {
+                let m = slot[replicas];
+                if m != NONE {
+                    f(m, t as u32);
                 }
-                let mut next = start.clone();
-                let mut flat = vec![0u32; pairs.len()];
-                // Pairs come in task order, so each member's slice stays sorted.
-                for &(m, t) in pairs {
-                    flat[next[m as usize] as usize] = t;
-                    next[m as usize] += 1;
-                }
-                (start, flat)
-            })
-            .collect();
-        let slice = |role: usize, m: usize| -> &[u32] {
-            let (start, flat) = &bucketed[role];
-            &flat[start[m] as usize..start[m + 1] as usize]
-        };
+            }
+        });
         let members = ix
             .members
             .iter()
@@ -623,13 +615,37 @@ impl<'i, 'a> Placement<'i, 'a> {
                 (
                     spec.member_id.clone(),
                     MemberAssignment {
-                        active: ix.task_set(slice(0, m)),
-                        standby: ix.task_set(slice(1, m)),
-                        warmup: ix.task_set(slice(2, m)),
+                        active: ix.task_set(actives.of(m)),
+                        standby: ix.task_set(standbys.of(m)),
+                        warmup: ix.task_set(warmups.of(m)),
                     },
                 )
             })
             .collect();
         GroupAssignment { members }
     }
+}
+
+/// The (member, task) pairs that `visit` reports, grouped by member (a counting sort;
+/// `visit` runs twice and must report the same pairs, in task order, both times).
+fn by_member(n: usize, visit: impl Fn(&mut dyn FnMut(u32, u32))) -> Flat<u32> {
+    let mut start = vec![0u32; n + 1];
+    visit(&mut |m, _| start[m as usize + 1] += 1);
+    for i in 1..=n {
+        start[i] += start[i - 1];
+    }
+    let total = start[n] as usize;
+    if total == 0 {
+        return Flat::empty();
+    }
+    let mut items = vec![0u32; total];
+    visit(&mut |m, t| {
+        let slot = &mut start[m as usize];
+        items[*slot as usize] = t;
+        *slot += 1;
+    });
+    // Each cursor now points at the next member's start: shift back by one.
+    start.rotate_right(1);
+    start[0] = 0;
+    Flat::from_parts(start, items)
 }

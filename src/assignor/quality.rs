@@ -114,7 +114,7 @@ pub fn quality(spec: &GroupSpec, result: &GroupAssignment) -> Quality {
         }
     };
     let mut per_process: Vec<f64> = Vec::new();
-    for members in &ix.process_members {
+    for members in ix.all_process_members() {
         let eligible: Vec<u32> = members
             .iter()
             .copied()
@@ -209,8 +209,7 @@ pub fn quality(spec: &GroupSpec, result: &GroupAssignment) -> Quality {
 fn tag_values<'a>(ix: &Index<'a>) -> Option<Vec<Vec<Option<&'a str>>>> {
     let keys = super::tags::tag_keys(ix)?;
     Some(
-        ix.process_members
-            .iter()
+        ix.all_process_members()
             .map(|ms| {
                 let first = ms.first().map(|&m| ix.members[m as usize]);
                 keys.iter()

@@ -34,8 +34,7 @@ impl TagPlacement {
         let mut dictionaries: Vec<Vec<&str>> = vec![Vec::new(); keys.len()];
         // A process's tags are those of its first member (all of them report the same).
         let first: Vec<Option<usize>> = ix
-            .process_members
-            .iter()
+            .all_process_members()
             .map(|ms| ms.first().map(|&m| m as usize))
             .collect();
         for m in first.iter().flatten() {
