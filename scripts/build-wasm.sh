@@ -63,6 +63,19 @@ cp "$f" pkg/dist/node/${CRATE}_bg.wasm
 echo '{ "type": "commonjs" }' > pkg/dist/node/package.json
 echo '{ "type": "module" }' > pkg/dist/web/package.json
 
+# The hand-written fast assign() (pkg/js, see fast-assign.mjs): an ES module for the
+# web build with its entry index.js, and a CommonJS copy for the Node build.
+cp pkg/js/fast-assign.mjs pkg/dist/web/fast-assign.js
+cp pkg/js/web.mjs pkg/dist/web/index.js
+{
+  sed 's/^export function fastAssign(/function fastAssign(/' pkg/js/fast-assign.mjs
+  echo 'module.exports = { fastAssign };'
+} > pkg/dist/node/fast-assign.js
+if grep -q '^export ' pkg/dist/node/fast-assign.js; then
+  echo "[build-wasm] pkg/js/fast-assign.mjs has an export the CommonJS copy cannot take" >&2
+  exit 1
+fi
+
 mkdir -p www/pkg
 cp -r pkg/dist/web/. www/pkg/
 

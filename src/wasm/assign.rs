@@ -3,6 +3,7 @@
 
 use super::convert::{input, output, required, JsResult};
 use crate::assignor::json::{assignor, decode_config, decode_spec, AssignmentJson};
+use crate::assignor::packed::{self, PackedSpec};
 use crate::assignor::{quality::quality, GroupAssignment};
 use crate::protocol::json::decode;
 use wasm_bindgen::prelude::*;
@@ -30,6 +31,31 @@ pub fn assign(assignor_name: JsValue, group_spec: JsValue, config: JsValue) -> J
     let spec = spec_of(&group_spec)?;
     let config = config_of(&config)?;
     output(&AssignmentJson(&assignor.assign(&spec, &config)))
+}
+
+/// The fast path of the package's `assign()` (pkg/js/fast-assign.mjs; internal, not
+/// in index.d.ts): a packed group spec in, the packed result out
+/// (src/assignor/packed.rs), or undefined for "call the strict `assign` instead", which
+/// then throws the precise error. Never throws itself.
+#[wasm_bindgen(js_name = "__assignPacked")]
+pub fn assign_packed(
+    assignor_name: JsValue,
+    config: JsValue,
+    strings: &str,
+    ints: &[i32],
+    floats: &[f64],
+) -> Option<Vec<u32>> {
+    let name = assignor_name.as_string()?;
+    let config = input(&config, "config").ok()?;
+    packed::assign_packed(
+        &name,
+        config.as_ref(),
+        PackedSpec {
+            strings,
+            ints,
+            floats,
+        },
+    )
 }
 
 /// `assignmentQuality(groupSpec, result)` -> the quality figures of an assignment of
@@ -79,5 +105,17 @@ impl AssignIoFloor {
         let spec = spec_of(&group_spec)?;
         std::hint::black_box(&spec);
         output(&AssignmentJson(&self.result))
+    }
+
+    /// The I/O floor of the fast path: decodes a packed spec and encodes the held
+    /// assignment as the packed result (internal: the Node benchmark only).
+    #[wasm_bindgen(js_name = "__runPacked")]
+    pub fn run_packed(&self, strings: &str, ints: &[i32], floats: &[f64]) -> Option<Vec<u32>> {
+        let d = packed::decode(PackedSpec {
+            strings,
+            ints,
+            floats,
+        })?;
+        packed::encode(&d, &self.result)
     }
 }

@@ -1,0 +1,361 @@
+// The fast path of `assign()` (the package's public one, in every build).
+//
+// A group spec given as a plain JS object is walked once and packed (one string, an
+// Int32Array, a Float64Array: the layout is described in src/assignor/packed.rs);
+// wasm decodes it, assigns, and returns the result as a flat Uint32Array, from which
+// the result object is built here, reusing the input's id strings. That skips
+// JSON.stringify, JSON parsing and decoding in wasm, JSON encoding and JSON.parse.
+//
+// The strict `assign` stays the only source of errors: whenever this walk is not
+// certain that the strict decoder would accept the spec exactly as packed (an
+// unknown key, a missing field, null where it is not allowed, a number out of range
+// or not an integer, an offset that is not a safe integer, a lone surrogate, a
+// subtopology the spec does not hold, a hole, anything not a plain object or array,
+// a toJSON anywhere), or wasm answers "undefined", the strict `assign` is called
+// with the same arguments and its result or its error is what the caller gets.
+//
+// Written once as an ES module; scripts/build-wasm.sh makes the CommonJS copy for
+// the Node build (it turns `export function` into a plain function and appends
+// `module.exports`), so keep `fastAssign` the only export and on one line.
+
+const FORMAT = 0x50530001;
+/** src/limits.rs MAX_INPUT_BYTES: the strict path's limit on the JSON text. */
+const MAX_INPUT_BYTES = 32 << 20;
+/** Bytes of JSON text one object or array can take beyond its strings and numbers:
+ * braces and the names of at most 10 known keys (each at most 22 bytes with quotes). */
+const OBJECT_BYTES = 256;
+const NUMBER_BYTES = 24;
+
+const FALLBACK = { fallback: true };
+
+// Scratch buffers reused across calls (they only grow).
+let ints = new Int32Array(1 << 12);
+let ni = 0;
+let floats = new Float64Array(1 << 8);
+let nf = 0;
+let text = "";
+let bound = 0;
+let busy = false;
+
+function int(v) {
+  if (ni === ints.length) {
+    const grown = new Int32Array(ints.length * 2);
+    grown.set(ints);
+    ints = grown;
+  }
+  ints[ni++] = v;
+}
+
+function float(v) {
+  if (nf === floats.length) {
+    const grown = new Float64Array(floats.length * 2);
+    grown.set(floats);
+    floats = grown;
+  }
+  floats[nf++] = v;
+}
+
+function fail() {
+  throw FALLBACK;
+}
+
+function plain(o) {
+  if (o === null || typeof o !== "object") return false;
+  const proto = Object.getPrototypeOf(o);
+  return proto === Object.prototype || proto === null;
+}
+
+/** An array JSON.stringify writes element by element. */
+function array(a) {
+  if (!Array.isArray(a) || a.toJSON !== undefined) fail();
+  bound += OBJECT_BYTES;
+  return a;
+}
+
+function object(o) {
+  if (!plain(o)) fail();
+  bound += OBJECT_BYTES;
+}
+
+function string(s) {
+  if (typeof s !== "string" || !s.isWellFormed()) fail();
+  text += s;
+  int(s.length);
+  bound += 6 * s.length + 4;
+}
+
+function int32(v) {
+  if (typeof v !== "number" || (v | 0) !== v) fail();
+  bound += NUMBER_BYTES;
+  return v | 0;
+}
+
+function partition(v) {
+  const p = int32(v);
+  if (p < 0) fail();
+  return p;
+}
+
+/** `null` or absent (undefined: JSON.stringify drops the key). */
+function absent(v) {
+  return v === undefined || v === null;
+}
+
+function subtopology(s, subIndex, subIds, i) {
+  object(s);
+  let id, num, stateful;
+  for (const k in s) {
+    const v = s[k];
+    if (k === "subtopologyId") id = v;
+    else if (k === "numPartitions") num = v;
+    else if (k === "stateful") stateful = v;
+    else if (v !== undefined) fail();
+  }
+  string(id);
+  if (subIndex.has(id)) fail();
+  subIndex.set(id, i);
+  subIds.push(id);
+  int(partition(num));
+  if (stateful === undefined) int(0);
+  else if (typeof stateful === "boolean") int(stateful ? 1 : 0);
+  else fail();
+}
+
+function clientTags(tags) {
+  const at = ni;
+  int(0);
+  let count = 0;
+  if (absent(tags)) return;
+  if (Array.isArray(tags)) {
+    array(tags);
+    for (let i = 0; i < tags.length; i++) {
+      const kv = tags[i];
+      object(kv);
+      let key, value;
+      for (const k in kv) {
+        const v = kv[k];
+        if (k === "key") key = v;
+        else if (k === "value") value = v;
+        else if (v !== undefined) fail();
+      }
+      string(key);
+      string(value);
+      count++;
+    }
+  } else {
+    object(tags);
+    for (const k in tags) {
+      const v = tags[k];
+      if (v === undefined) continue;
+      string(k);
+      string(v);
+      count++;
+    }
+  }
+  ints[at] = count;
+}
+
+function taskList(list, subIndex) {
+  if (absent(list)) {
+    int(0);
+    return;
+  }
+  array(list);
+  int(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const t = list[i];
+    object(t);
+    let id, parts;
+    for (const k in t) {
+      const v = t[k];
+      if (k === "subtopologyId") id = v;
+      else if (k === "partitions") parts = v;
+      else if (v !== undefined) fail();
+    }
+    if (typeof id !== "string") fail();
+    const s = subIndex.get(id);
+    if (s === undefined) fail();
+    bound += 6 * id.length + 4;
+    array(parts);
+    int(s);
+    int(parts.length);
+    for (let j = 0; j < parts.length; j++) int(partition(parts[j]));
+  }
+}
+
+function offsetList(list, subIndex) {
+  if (absent(list)) {
+    int(0);
+    return;
+  }
+  array(list);
+  int(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const o = list[i];
+    object(o);
+    let id, p, offset;
+    for (const k in o) {
+      const v = o[k];
+      if (k === "subtopologyId") id = v;
+      else if (k === "partition") p = v;
+      else if (k === "offset") offset = v;
+      else if (v !== undefined) fail();
+    }
+    if (typeof id !== "string") fail();
+    const s = subIndex.get(id);
+    if (s === undefined) fail();
+    bound += 6 * id.length + 4;
+    int(s);
+    int(partition(p));
+    if (typeof offset !== "number" || !Number.isSafeInteger(offset)) fail();
+    float(offset);
+    bound += NUMBER_BYTES;
+  }
+}
+
+function member(m, subIndex, memberIds) {
+  object(m);
+  let memberId, processId, epoch, rackId, tags, active, standby, warmup, offsets, ends;
+  for (const k in m) {
+    const v = m[k];
+    switch (k) {
+      case "memberId": memberId = v; break;
+      case "processId": processId = v; break;
+      case "topologyEpoch": epoch = v; break;
+      case "rackId": rackId = v; break;
+      case "clientTags": tags = v; break;
+      case "activeTasks": active = v; break;
+      case "standbyTasks": standby = v; break;
+      case "warmupTasks": warmup = v; break;
+      case "taskOffsets": offsets = v; break;
+      case "taskEndOffsets": ends = v; break;
+      default: if (v !== undefined) fail();
+    }
+  }
+  // A result key "__proto__" would set the prototype instead of adding a member.
+  if (memberId === "__proto__") fail();
+  string(memberId);
+  memberIds.push(memberId);
+  string(processId);
+  if (absent(epoch)) int(0);
+  else {
+    int(1);
+    int(int32(epoch));
+  }
+  if (absent(rackId)) int(0);
+  else {
+    int(1);
+    string(rackId);
+  }
+  clientTags(tags);
+  taskList(active, subIndex);
+  taskList(standby, subIndex);
+  taskList(warmup, subIndex);
+  offsetList(offsets, subIndex);
+  offsetList(ends, subIndex);
+}
+
+/** Packs a group spec object; throws FALLBACK (or whatever a getter throws). */
+function pack(spec, subIds, memberIds) {
+  ni = 0;
+  nf = 0;
+  text = "";
+  bound = 0;
+  object(spec);
+  let subs, members, epoch;
+  for (const k in spec) {
+    const v = spec[k];
+    if (k === "subtopologies") subs = v;
+    else if (k === "members") members = v;
+    else if (k === "groupTopologyEpoch") epoch = v;
+    else if (v !== undefined) fail();
+  }
+  array(subs);
+  array(members);
+  int(FORMAT);
+  int(subs.length);
+  int(members.length);
+  int(epoch === undefined ? 0 : int32(epoch));
+  const subIndex = new Map();
+  for (let i = 0; i < subs.length; i++) subtopology(subs[i], subIndex, subIds, i);
+  for (let i = 0; i < members.length; i++) member(members[i], subIndex, memberIds);
+  if (bound > MAX_INPUT_BYTES) fail();
+}
+
+let at = 0;
+
+function tasks(buf, subIds) {
+  const runs = buf[at++];
+  const out = [];
+  for (let r = 0; r < runs; r++) {
+    const subtopologyId = subIds[buf[at++]];
+    const count = buf[at++];
+    if (subtopologyId === undefined || !(at + count <= buf.length)) return null;
+    const partitions = [];
+    for (let i = 0; i < count; i++) partitions.push(buf[at++]);
+    out.push({ subtopologyId, partitions });
+  }
+  return out;
+}
+
+/** The result object from the packed result, or null if the buffer is not one. */
+function build(buf, subIds, memberIds) {
+  const members = {};
+  at = 0;
+  while (at < buf.length) {
+    const id = memberIds[buf[at++]];
+    if (id === undefined) return null;
+    const activeTasks = tasks(buf, subIds);
+    if (activeTasks === null) return null;
+    const standbyTasks = tasks(buf, subIds);
+    if (standbyTasks === null) return null;
+    const warmupTasks = tasks(buf, subIds);
+    if (warmupTasks === null) return null;
+    members[id] = { activeTasks, standbyTasks, warmupTasks };
+  }
+  if (at !== buf.length) return null;
+  return { members };
+}
+
+/** Nothing that JSON.stringify and this walk would see differently: a toJSON some
+ * code put on a prototype, or an enumerable property on Object.prototype (for-in
+ * sees it, JSON.stringify does not). */
+function prototypesClean() {
+  for (const k in Object.prototype) return false;
+  return (
+    Object.prototype.toJSON === undefined &&
+    Array.prototype.toJSON === undefined &&
+    String.prototype.toJSON === undefined &&
+    Number.prototype.toJSON === undefined &&
+    Boolean.prototype.toJSON === undefined &&
+    typeof String.prototype.isWellFormed === "function"
+  );
+}
+
+/**
+ * `assign(assignorName, groupSpec, config)` from the strict `assign` and a packed one
+ * (`(name, config, strings, ints, floats) => Uint32Array | undefined`).
+ */
+export function fastAssign(strict, packed) {
+  return function assign(assignorName, groupSpec, config) {
+    if (!busy && typeof assignorName === "string" && plain(groupSpec) && prototypesClean()) {
+      busy = true;
+      let result = null;
+      try {
+        const subIds = [];
+        const memberIds = [];
+        pack(groupSpec, subIds, memberIds);
+        const buf = packed(assignorName, config, text, ints.subarray(0, ni), floats.subarray(0, nf));
+        text = "";
+        if (buf !== undefined) result = build(buf, subIds, memberIds);
+      } catch (e) {
+        result = null;
+      } finally {
+        busy = false;
+        text = "";
+      }
+      if (result !== null) return result;
+    }
+    return strict(assignorName, groupSpec, config);
+  };
+}
