@@ -118,7 +118,7 @@ impl<'a> Reader<'a> {
     fn offset(&mut self) -> Option<i64> {
         let v = *self.floats.get(self.f)?;
         self.f += 1;
-        if v.fract() != 0.0 || !(v.abs() <= MAX_SAFE_INTEGER as f64) {
+        if !v.is_finite() || v.fract() != 0.0 || v.abs() > MAX_SAFE_INTEGER as f64 {
             return None;
         }
         Some(v as i64)
