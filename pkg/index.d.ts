@@ -671,7 +671,12 @@ export interface AssignmentQuality {
   [figure: string]: unknown;
 }
 
-/** Pure: the same input gives the same output, in every runtime. Throws on an unknown assignor. */
+/**
+ * Pure: the same input gives the same output, in every runtime. Throws on an unknown assignor.
+ * A group spec given as a plain object takes a packed fast path (the module's `__`-named
+ * exports are its internals, not part of this API); anything else, and every error, goes
+ * through the strict decoder, with the same result.
+ */
 export declare function assign(
   assignorName: AssignorName | string,
   groupSpec: GroupSpec | string,

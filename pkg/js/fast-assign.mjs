@@ -21,10 +21,13 @@
 const FORMAT = 0x50530001;
 /** src/limits.rs MAX_INPUT_BYTES: the strict path's limit on the JSON text. */
 const MAX_INPUT_BYTES = 32 << 20;
-/** Bytes of JSON text one object or array can take beyond its strings and numbers:
- * braces and the names of at most 10 known keys (each at most 22 bytes with quotes). */
-const OBJECT_BYTES = 256;
-const NUMBER_BYTES = 24;
+// Upper bounds of the JSON text's bytes, summed while walking (`bound`): brackets and
+// a comma per object or array, quotes, colon and comma per key with room for a
+// null, true or false, 6 bytes per UTF-16
+// unit of a string (a \u00XX escape) plus quotes and comma, and per number its
+// longest form with a comma (an int32: 11 characters; a safe integer: 17).
+const INT_BYTES = 12;
+const OFFSET_BYTES = 18;
 
 const FALLBACK = { fallback: true };
 
@@ -68,25 +71,25 @@ function plain(o) {
 /** An array JSON.stringify writes element by element. */
 function array(a) {
   if (!Array.isArray(a) || a.toJSON !== undefined) fail();
-  bound += OBJECT_BYTES;
+  bound += 3;
   return a;
 }
 
 function object(o) {
   if (!plain(o)) fail();
-  bound += OBJECT_BYTES;
+  bound += 3;
 }
 
 function string(s) {
   if (typeof s !== "string" || !s.isWellFormed()) fail();
   text += s;
   int(s.length);
-  bound += 6 * s.length + 4;
+  bound += 6 * s.length + 3;
 }
 
 function int32(v) {
   if (typeof v !== "number" || (v | 0) !== v) fail();
-  bound += NUMBER_BYTES;
+  bound += INT_BYTES;
   return v | 0;
 }
 
@@ -106,6 +109,7 @@ function subtopology(s, subIndex, subIds, i) {
   let id, num, stateful;
   for (const k in s) {
     const v = s[k];
+    bound += k.length + 10;
     if (k === "subtopologyId") id = v;
     else if (k === "numPartitions") num = v;
     else if (k === "stateful") stateful = v;
@@ -134,6 +138,7 @@ function clientTags(tags) {
       let key, value;
       for (const k in kv) {
         const v = kv[k];
+        bound += k.length + 10;
         if (k === "key") key = v;
         else if (k === "value") value = v;
         else if (v !== undefined) fail();
@@ -146,6 +151,7 @@ function clientTags(tags) {
     object(tags);
     for (const k in tags) {
       const v = tags[k];
+      bound += k.length + 10;
       if (v === undefined) continue;
       string(k);
       string(v);
@@ -168,6 +174,7 @@ function taskList(list, subIndex) {
     let id, parts;
     for (const k in t) {
       const v = t[k];
+      bound += k.length + 10;
       if (k === "subtopologyId") id = v;
       else if (k === "partitions") parts = v;
       else if (v !== undefined) fail();
@@ -175,7 +182,7 @@ function taskList(list, subIndex) {
     if (typeof id !== "string") fail();
     const s = subIndex.get(id);
     if (s === undefined) fail();
-    bound += 6 * id.length + 4;
+    bound += 6 * id.length + 3;
     array(parts);
     int(s);
     int(parts.length);
@@ -196,6 +203,7 @@ function offsetList(list, subIndex) {
     let id, p, offset;
     for (const k in o) {
       const v = o[k];
+      bound += k.length + 10;
       if (k === "subtopologyId") id = v;
       else if (k === "partition") p = v;
       else if (k === "offset") offset = v;
@@ -204,12 +212,12 @@ function offsetList(list, subIndex) {
     if (typeof id !== "string") fail();
     const s = subIndex.get(id);
     if (s === undefined) fail();
-    bound += 6 * id.length + 4;
+    bound += 6 * id.length + 3;
     int(s);
     int(partition(p));
     if (typeof offset !== "number" || !Number.isSafeInteger(offset)) fail();
     float(offset);
-    bound += NUMBER_BYTES;
+    bound += OFFSET_BYTES;
   }
 }
 
@@ -218,6 +226,7 @@ function member(m, subIndex, memberIds) {
   let memberId, processId, epoch, rackId, tags, active, standby, warmup, offsets, ends;
   for (const k in m) {
     const v = m[k];
+    bound += k.length + 10;
     switch (k) {
       case "memberId": memberId = v; break;
       case "processId": processId = v; break;
@@ -265,6 +274,7 @@ function pack(spec, subIds, memberIds) {
   let subs, members, epoch;
   for (const k in spec) {
     const v = spec[k];
+    bound += k.length + 10;
     if (k === "subtopologies") subs = v;
     else if (k === "members") members = v;
     else if (k === "groupTopologyEpoch") epoch = v;
