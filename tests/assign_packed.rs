@@ -56,7 +56,8 @@ fn try_pack(spec: &Value) -> Option<Packed> {
     for s in subs {
         p.string(s["subtopologyId"].as_str().expect("id"));
         p.ints.push(s["numPartitions"].as_i64().expect("n") as i32);
-        p.ints.push(i32::from(s["stateful"].as_bool().unwrap_or(false)));
+        p.ints
+            .push(i32::from(s["stateful"].as_bool().unwrap_or(false)));
     }
     for m in members {
         p.string(m["memberId"].as_str().expect("memberId"));
@@ -109,7 +110,8 @@ fn try_pack(spec: &Value) -> Option<Packed> {
             p.ints.push(list.len() as i32);
             for o in &list {
                 p.ints.push(index(&o["subtopologyId"])?);
-                p.ints.push(o["partition"].as_i64().expect("partition") as i32);
+                p.ints
+                    .push(o["partition"].as_i64().expect("partition") as i32);
                 p.floats.push(o["offset"].as_f64().expect("offset"));
             }
         }
@@ -144,7 +146,9 @@ fn unpack_result(buf: &[u32], spec: &Value) -> Value {
                 let s = next();
                 let n = next();
                 let parts: Vec<usize> = (0..n).map(|_| next()).collect();
-                list.push(json!({ "subtopologyId": subs[s]["subtopologyId"], "partitions": parts }));
+                list.push(
+                    json!({ "subtopologyId": subs[s]["subtopologyId"], "partitions": parts }),
+                );
             }
             roles.push(Value::Array(list));
         }
@@ -206,7 +210,9 @@ fn all_cases() -> Vec<Value> {
         ]
     });
     for name in ["sticky", "highly_available"] {
-        out.push(json!({ "assignor": name, "config": { "numStandbyReplicas": 1 }, "groupSpec": spec }));
+        out.push(
+            json!({ "assignor": name, "config": { "numStandbyReplicas": 1 }, "groupSpec": spec }),
+        );
     }
     out
 }
@@ -395,12 +401,18 @@ fn what_the_strict_decoder_rejects_decodes_to_none() {
     let mut s = base.clone();
     s["members"][1]["processId"] = json!("x".repeat(MAX_STRING_BYTES + 1));
     assert!(decode_spec(&s).is_err());
-    assert!(decode(pack(&s).view()).is_none(), "a string beyond the limit");
+    assert!(
+        decode(pack(&s).view()).is_none(),
+        "a string beyond the limit"
+    );
     // The limit is in UTF-8 bytes: 2-byte characters reach it at half the length.
     let mut s = base.clone();
     s["members"][1]["processId"] = json!("é".repeat(MAX_STRING_BYTES / 2 + 1));
     assert!(decode_spec(&s).is_err());
-    assert!(decode(pack(&s).view()).is_none(), "a UTF-8 string beyond the limit");
+    assert!(
+        decode(pack(&s).view()).is_none(),
+        "a UTF-8 string beyond the limit"
+    );
 }
 
 #[test]
@@ -421,7 +433,13 @@ fn out_of_range_values_in_the_buffer_decode_to_none() {
     assert!(edit(6, 2).is_none(), "stateful neither 0 nor 1");
 
     // Offsets: non-integers, NaN, infinities and unsafe integers are the strict path's.
-    for bad in [0.5, f64::NAN, f64::INFINITY, -f64::INFINITY, 9_007_199_254_740_992.0] {
+    for bad in [
+        0.5,
+        f64::NAN,
+        f64::INFINITY,
+        -f64::INFINITY,
+        9_007_199_254_740_992.0,
+    ] {
         let mut q = base.clone();
         q.floats[0] = bad;
         assert!(decode(q.view()).is_none(), "offset {bad}");
@@ -475,16 +493,18 @@ fn the_encoder_refuses_an_assignment_of_another_group() {
         "subtopologies": [{ "subtopologyId": "zz", "numPartitions": 1 }],
         "members": [{ "memberId": "m1", "processId": "p" }]
     });
-    let a = by_name("sticky")
-        .expect("sticky")
-        .assign(&decode_spec(&other).expect("valid"), &AssignmentConfig::default());
+    let a = by_name("sticky").expect("sticky").assign(
+        &decode_spec(&other).expect("valid"),
+        &AssignmentConfig::default(),
+    );
     assert!(encode(&d, &a).is_none(), "unknown subtopology");
     let stranger = json!({
         "subtopologies": [{ "subtopologyId": "a", "numPartitions": 1 }],
         "members": [{ "memberId": "m9", "processId": "p" }]
     });
-    let a = by_name("sticky")
-        .expect("sticky")
-        .assign(&decode_spec(&stranger).expect("valid"), &AssignmentConfig::default());
+    let a = by_name("sticky").expect("sticky").assign(
+        &decode_spec(&stranger).expect("valid"),
+        &AssignmentConfig::default(),
+    );
     assert!(encode(&d, &a).is_none(), "unknown member");
 }

@@ -253,41 +253,12 @@ pub fn decode(p: PackedSpec<'_>) -> Option<Decoded> {
     if !r.done() {
         return None;
     }
-    let mut sub_order: Vec<u32> = (0..subs as u32).collect();
-    sub_order.sort_by(|&a, &b| {
-        subtopologies[a as usize]
-            .id
-            .cmp(&subtopologies[b as usize].id)
-    });
-    if sub_order
-        .windows(2)
-        .any(|w| subtopologies[w[0] as usize].id == subtopologies[w[1] as usize].id)
-    {
-        return None;
-    }
-    let mut member_order: Vec<u32> = (0..members as u32).collect();
-    member_order.sort_by(|&a, &b| list[a as usize].member_id.cmp(&list[b as usize].member_id));
-    if member_order
-        .windows(2)
-        .any(|w| list[w[0] as usize].member_id == list[w[1] as usize].member_id)
-    {
-        return None;
-    }
-    let mut subs_sorted: Vec<Option<SubtopologySpec>> =
-        subtopologies.into_iter().map(Some).collect();
-    let subtopologies = sub_order
-        .iter()
-        .map(|&i| subs_sorted[i as usize].take())
-        .collect::<Option<Vec<_>>>()?;
-    let mut members_sorted: Vec<Option<MemberSpec>> = list.into_iter().map(Some).collect();
-    let members = member_order
-        .iter()
-        .map(|&i| members_sorted[i as usize].take())
-        .collect::<Option<Vec<_>>>()?;
+    let sub_order = sorted_unique(subtopologies.iter().map(|s| s.id.as_str()))?;
+    let member_order = sorted_unique(list.iter().map(|m| m.member_id.as_str()))?;
     Some(Decoded {
         spec: GroupSpec {
-            subtopologies,
-            members,
+            subtopologies: permuted(subtopologies, &sub_order)?,
+            members: permuted(list, &member_order)?,
             topology_epoch,
         },
         member_index: member_order,
@@ -295,33 +266,63 @@ pub fn decode(p: PackedSpec<'_>) -> Option<Decoded> {
     })
 }
 
+/// The input indexes in sorted order of the ids; `None` on a duplicate id (an error of
+/// the strict decoder). Input already in order (common) costs one pass.
+fn sorted_unique<'a>(ids: impl Iterator<Item = &'a str>) -> Option<Vec<u32>> {
+    let mut keyed: Vec<(&str, u32)> = ids.zip(0..).collect();
+    if !keyed.windows(2).all(|w| w[0].0 < w[1].0) {
+        keyed.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        if keyed.windows(2).any(|w| w[0].0 == w[1].0) {
+            return None;
+        }
+    }
+    Some(keyed.into_iter().map(|(_, i)| i).collect())
+}
+
+/// `items` in the order `order` gives (a permutation of their indexes).
+fn permuted<T>(items: Vec<T>, order: &[u32]) -> Option<Vec<T>> {
+    let mut slots: Vec<Option<T>> = items.into_iter().map(Some).collect();
+    order
+        .iter()
+        .map(|&i| slots.get_mut(i as usize)?.take())
+        .collect()
+}
+
 /// Encodes an assignment of the decoded spec as the result buffer; `None` if it names
 /// a member or subtopology the spec does not hold (then the strict path answers).
 pub fn encode(d: &Decoded, a: &GroupAssignment) -> Option<Vec<u32>> {
+    let members = &d.spec.members;
+    let subs = &d.spec.subtopologies;
     let tasks: usize = a
         .members
         .values()
         .map(|m| m.active.len() + m.standby.len() + m.warmup.len())
         .sum();
     let mut out = Vec::with_capacity(tasks + a.members.len() * 4);
-    for (id, m) in &a.members {
-        let pos = d
-            .spec
-            .members
-            .binary_search_by(|x| x.member_id.as_str().cmp(id))
-            .ok()?;
+    for (k, (id, m)) in a.members.iter().enumerate() {
+        // Both are sorted by member id: the k-th entry is the k-th member, unless the
+        // assignment is of another group.
+        let pos = match members.get(k) {
+            Some(x) if x.member_id == *id => k,
+            _ => members
+                .binary_search_by(|x| x.member_id.as_str().cmp(id))
+                .ok()?,
+        };
         out.push(*d.member_index.get(pos)?);
         for set in [&m.active, &m.standby, &m.warmup] {
             let at = out.len();
             out.push(0);
             let mut runs = 0;
+            // Runs come sorted by subtopology id, as the spec's subtopologies do.
+            let mut cursor = 0;
             for (sub, parts) in set.subtopologies() {
-                let pos = d
-                    .spec
-                    .subtopologies
-                    .binary_search_by(|x| x.id.as_str().cmp(sub))
-                    .ok()?;
-                out.push(*d.subtopology_index.get(pos)?);
+                while subs.get(cursor).is_some_and(|s| s.id.as_str() < sub) {
+                    cursor += 1;
+                }
+                if subs.get(cursor)?.id != sub {
+                    return None;
+                }
+                out.push(*d.subtopology_index.get(cursor)?);
                 out.push(u32::try_from(parts.len()).ok()?);
                 out.extend(parts.iter().map(|&p| p as u32));
                 runs += 1;
