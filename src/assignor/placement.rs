@@ -276,7 +276,8 @@ impl<'i, 'a> Placement<'i, 'a> {
         match tags {
             Some(tags) => self.fill_standbys_by_tags(&queue, tags),
             None => {
-                self.fill_standbys(&queue);
+                let rest = self.fill_standbys_in_blocks(&queue);
+                self.fill_standbys(&rest);
                 self.level_standbys();
             }
         }
@@ -408,8 +409,89 @@ impl<'i, 'a> Placement<'i, 'a> {
             && tags.is_none_or(|tags| tags.violations(self, t, self.process(m)) == 0)
     }
 
-    /// Each standby goes to the least-loaded member (by total count) whose process
-    /// does not hold the task; among equally loaded ones a previous holder of the task
+    /// The standbys that no sticky rule placed, in compact blocks: every eligible
+    /// member is given a target so that totals end level (as the least-loaded rule
+    /// would), an eligible previous holder of a task takes it back first (so that
+    /// re-running on its own output changes nothing), then members take contiguous
+    /// blocks of the queue in member order, starting half the group away from the
+    /// actives' order (a member's block lies far from its own actives). Each task's
+    /// first replicas come before its second ones, so replicas land in different
+    /// blocks. What conflicts with a process that already holds the task is returned
+    /// for the least-loaded rule.
+    fn fill_standbys_in_blocks(&mut self, queue: &[(u32, usize)]) -> Vec<(u32, usize)> {
+        let ix = self.ix;
+        let total: u64 = queue.iter().map(|&(_, k)| k as u64).sum();
+        if total == 0 || ix.num_eligible == 0 {
+            return queue.to_vec();
+        }
+        let mut left = fill_targets(
+            ix,
+            &self.total_count,
+            &self.total_count,
+            &self.process_total,
+            total,
+        );
+        let mut pending: Vec<(u32, usize)> = Vec::with_capacity(queue.len());
+        for &(t, k) in queue {
+            let mut k = k;
+            let prev = ix.prev_active[t as usize];
+            let holders = std::iter::once(prev)
+                .filter(|&m| m != NONE)
+                .chain(ix.candidates(t).iter().map(|c| c.member));
+            for m in holders {
+                if k == 0 {
+                    break;
+                }
+                let mi = m as usize;
+                if ix.eligible[mi] && left[mi] > 0 && !self.process_holds(t, self.process(m)) {
+                    self.give_standby(t, m);
+                    left[mi] -= 1;
+                    k -= 1;
+                }
+            }
+            if k > 0 {
+                pending.push((t, k));
+            }
+        }
+        let eligible: Vec<u32> = (0..ix.num_members() as u32)
+            .filter(|&m| ix.eligible[m as usize])
+            .collect();
+        let e = eligible.len();
+        let mut turn = 0usize;
+        let mut rest: Vec<(u32, usize)> = Vec::new();
+        let rounds = pending.iter().map(|&(_, k)| k).max().unwrap_or(0);
+        for round in 0..rounds {
+            for &(t, k) in &pending {
+                if k <= round {
+                    continue;
+                }
+                // The next member in rotation with room left.
+                let mut m = None;
+                while turn < e {
+                    let candidate = eligible[(turn + e / 2) % e];
+                    if left[candidate as usize] > 0 {
+                        m = Some(candidate);
+                        break;
+                    }
+                    turn += 1;
+                }
+                match m {
+                    Some(m) if !self.process_holds(t, self.process(m)) => {
+                        self.give_standby(t, m);
+                        left[m as usize] -= 1;
+                    }
+                    _ => match rest.last_mut() {
+                        Some((last, n)) if *last == t => *n += 1,
+                        _ => rest.push((t, 1)),
+                    },
+                }
+            }
+        }
+        rest
+    }
+
+    /// What the blocks could not place: each standby goes to the least-loaded member
+    /// (by total count) whose process does not hold the task; among equally loaded ones a previous holder of the task
     /// first (so that re-running on its own output changes nothing), then in bucket
     /// order. Members wait in buckets by count, interleaved across processes, so a
     /// selection is O(1) in the usual case and equal loads rotate over processes.
