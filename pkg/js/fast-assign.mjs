@@ -21,13 +21,13 @@
 const FORMAT = 0x50530001;
 /** src/limits.rs MAX_INPUT_BYTES: the strict path's limit on the JSON text. */
 const MAX_INPUT_BYTES = 32 << 20;
-// Upper bounds of the JSON text's bytes, summed while walking (`bound`): brackets and
-// a comma per object or array, quotes, colon and comma per key with room for a
-// null, true or false, 6 bytes per UTF-16
-// unit of a string (a \u00XX escape) plus quotes and comma, and per number its
-// longest form with a comma (an int32: 11 characters; a safe integer: 17).
-const INT_BYTES = 12;
-const OFFSET_BYTES = 18;
+// An upper bound of the JSON text's bytes (`bound`), summed while walking, so that
+// a spec beyond the strict path's input limit goes there for its error: brackets and a
+// comma per object or array; quotes, colon and comma per key; per string its UTF-8
+// bytes with escapes (6 per UTF-16 unit for the ids of members, processes, racks and
+// tags, counted exactly once per subtopology id); per number its digits, sign and
+// comma; null, true and false 5 bytes with the comma.
+const LITERAL_BYTES = 5;
 
 const FALLBACK = { fallback: true };
 
@@ -87,9 +87,29 @@ function string(s) {
   bound += 6 * s.length + 3;
 }
 
+/** The bytes of a string's JSON form without its quotes: UTF-8, 6 for an escape. */
+function jsonBytes(s) {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c) n += 6;
+    else if (c < 0x80) n += 1;
+    else if (c < 0x800 || (c >= 0xd800 && c < 0xe000)) n += 2;
+    else n += 3;
+  }
+  return n;
+}
+
+/** Digits, sign and comma of an integer (a safe integer at most). */
+function numberBytes(v) {
+  const a = v < 0 ? -v : v;
+  const n = a < 10 ? 1 : a < 100 ? 2 : a < 1e3 ? 3 : a < 1e4 ? 4 : a < 1e6 ? 6 : a < 1e9 ? 9 : 16;
+  return n + (v < 0 ? 2 : 1);
+}
+
 function int32(v) {
   if (typeof v !== "number" || (v | 0) !== v) fail();
-  bound += INT_BYTES;
+  bound += numberBytes(v);
   return v | 0;
 }
 
@@ -101,15 +121,19 @@ function partition(v) {
 
 /** `null` or absent (undefined: JSON.stringify drops the key). */
 function absent(v) {
-  return v === undefined || v === null;
+  if (v === null) {
+    bound += LITERAL_BYTES;
+    return true;
+  }
+  return v === undefined;
 }
 
-function subtopology(s, subIndex, subIds, i) {
+function subtopology(s, subIndex, subIds, subBytes, i) {
   object(s);
   let id, num, stateful;
   for (const k in s) {
     const v = s[k];
-    bound += k.length + 10;
+    bound += k.length + 4;
     if (k === "subtopologyId") id = v;
     else if (k === "numPartitions") num = v;
     else if (k === "stateful") stateful = v;
@@ -119,10 +143,14 @@ function subtopology(s, subIndex, subIds, i) {
   if (subIndex.has(id)) fail();
   subIndex.set(id, i);
   subIds.push(id);
+  // Task lists and offsets repeat the id: its exact size keeps the bound tight.
+  subBytes.push(jsonBytes(id) + 3);
   int(partition(num));
   if (stateful === undefined) int(0);
-  else if (typeof stateful === "boolean") int(stateful ? 1 : 0);
-  else fail();
+  else if (typeof stateful === "boolean") {
+    int(stateful ? 1 : 0);
+    bound += LITERAL_BYTES + 1;
+  } else fail();
 }
 
 function clientTags(tags) {
@@ -138,7 +166,7 @@ function clientTags(tags) {
       let key, value;
       for (const k in kv) {
         const v = kv[k];
-        bound += k.length + 10;
+        bound += k.length + 4;
         if (k === "key") key = v;
         else if (k === "value") value = v;
         else if (v !== undefined) fail();
@@ -151,7 +179,7 @@ function clientTags(tags) {
     object(tags);
     for (const k in tags) {
       const v = tags[k];
-      bound += k.length + 10;
+      bound += k.length + 4;
       if (v === undefined) continue;
       string(k);
       string(v);
@@ -161,7 +189,7 @@ function clientTags(tags) {
   ints[at] = count;
 }
 
-function taskList(list, subIndex) {
+function taskList(list, subIndex, subBytes) {
   if (absent(list)) {
     int(0);
     return;
@@ -174,7 +202,7 @@ function taskList(list, subIndex) {
     let id, parts;
     for (const k in t) {
       const v = t[k];
-      bound += k.length + 10;
+      bound += k.length + 4;
       if (k === "subtopologyId") id = v;
       else if (k === "partitions") parts = v;
       else if (v !== undefined) fail();
@@ -182,7 +210,7 @@ function taskList(list, subIndex) {
     if (typeof id !== "string") fail();
     const s = subIndex.get(id);
     if (s === undefined) fail();
-    bound += 6 * id.length + 3;
+    bound += subBytes[s];
     array(parts);
     int(s);
     int(parts.length);
@@ -190,7 +218,7 @@ function taskList(list, subIndex) {
   }
 }
 
-function offsetList(list, subIndex) {
+function offsetList(list, subIndex, subBytes) {
   if (absent(list)) {
     int(0);
     return;
@@ -203,7 +231,7 @@ function offsetList(list, subIndex) {
     let id, p, offset;
     for (const k in o) {
       const v = o[k];
-      bound += k.length + 10;
+      bound += k.length + 4;
       if (k === "subtopologyId") id = v;
       else if (k === "partition") p = v;
       else if (k === "offset") offset = v;
@@ -212,21 +240,21 @@ function offsetList(list, subIndex) {
     if (typeof id !== "string") fail();
     const s = subIndex.get(id);
     if (s === undefined) fail();
-    bound += 6 * id.length + 3;
+    bound += subBytes[s];
     int(s);
     int(partition(p));
     if (typeof offset !== "number" || !Number.isSafeInteger(offset)) fail();
     float(offset);
-    bound += OFFSET_BYTES;
+    bound += numberBytes(offset);
   }
 }
 
-function member(m, subIndex, memberIds) {
+function member(m, subIndex, subBytes, memberIds) {
   object(m);
   let memberId, processId, epoch, rackId, tags, active, standby, warmup, offsets, ends;
   for (const k in m) {
     const v = m[k];
-    bound += k.length + 10;
+    bound += k.length + 4;
     switch (k) {
       case "memberId": memberId = v; break;
       case "processId": processId = v; break;
@@ -257,11 +285,11 @@ function member(m, subIndex, memberIds) {
     string(rackId);
   }
   clientTags(tags);
-  taskList(active, subIndex);
-  taskList(standby, subIndex);
-  taskList(warmup, subIndex);
-  offsetList(offsets, subIndex);
-  offsetList(ends, subIndex);
+  taskList(active, subIndex, subBytes);
+  taskList(standby, subIndex, subBytes);
+  taskList(warmup, subIndex, subBytes);
+  offsetList(offsets, subIndex, subBytes);
+  offsetList(ends, subIndex, subBytes);
 }
 
 /** Packs a group spec object; throws FALLBACK (or whatever a getter throws). */
@@ -274,7 +302,7 @@ function pack(spec, subIds, memberIds) {
   let subs, members, epoch;
   for (const k in spec) {
     const v = spec[k];
-    bound += k.length + 10;
+    bound += k.length + 4;
     if (k === "subtopologies") subs = v;
     else if (k === "members") members = v;
     else if (k === "groupTopologyEpoch") epoch = v;
@@ -287,8 +315,9 @@ function pack(spec, subIds, memberIds) {
   int(members.length);
   int(epoch === undefined ? 0 : int32(epoch));
   const subIndex = new Map();
-  for (let i = 0; i < subs.length; i++) subtopology(subs[i], subIndex, subIds, i);
-  for (let i = 0; i < members.length; i++) member(members[i], subIndex, memberIds);
+  const subBytes = [];
+  for (let i = 0; i < subs.length; i++) subtopology(subs[i], subIndex, subIds, subBytes, i);
+  for (let i = 0; i < members.length; i++) member(members[i], subIndex, subBytes, memberIds);
   if (bound > MAX_INPUT_BYTES) fail();
 }
 
