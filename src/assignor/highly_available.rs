@@ -27,19 +27,22 @@ impl TaskAssignor for HighlyAvailableAssignor {
         let ix = Index::new(spec);
         let mut placement = Placement::new(&ix, config);
         placement.assign_actives();
-        let caught_up = CaughtUp::new(&ix, config.acceptable_recovery_lag);
-
         // Moves to lagging members are held back; the intended owner wants a warm-up.
+        // Only the stateful tasks whose target differs from their owner are checked,
+        // so only their end offsets are looked up.
+        let moving: Vec<u32> = (0..ix.num_tasks)
+            .filter(|&t| {
+                let target = placement.active_owner[t as usize];
+                ix.task_stateful[t as usize]
+                    && target != NONE
+                    && target != ix.prev_active[t as usize]
+            })
+            .collect();
+        let caught_up = CaughtUp::new(&ix, config.acceptable_recovery_lag, &moving);
         let mut wanted: Vec<(u32, u32)> = Vec::new();
-        for t in 0..ix.num_tasks {
-            if !ix.task_stateful[t as usize] {
-                continue;
-            }
+        for &t in &moving {
             let target = placement.active_owner[t as usize];
             let owner = ix.prev_active[t as usize];
-            if target == NONE || target == owner {
-                continue;
-            }
             if caught_up.is(&ix, t, ix.process_of[target as usize]) {
                 continue;
             }
@@ -88,7 +91,12 @@ pub fn warmup_caught_up(spec: &GroupSpec, config: &AssignmentConfig) -> bool {
     if !ix.has_prev_warmups() {
         return false;
     }
-    let caught_up = CaughtUp::new(&ix, config.acceptable_recovery_lag);
+    let mut warmups: Vec<u32> = (0..ix.num_members())
+        .flat_map(|m| ix.prev_warmup_of(m).iter().copied())
+        .collect();
+    warmups.sort_unstable();
+    warmups.dedup();
+    let caught_up = CaughtUp::new(&ix, config.acceptable_recovery_lag, &warmups);
     (0..ix.num_members()).any(|m| {
         ix.prev_warmup_of(m)
             .iter()

@@ -264,7 +264,7 @@ impl<'a> Index<'a> {
 
     /// The subtopology of task `t` (`base[s] <= t < base[s + 1]`), searching from `s`
     /// on; `t` must be a valid task.
-    fn subtopology_of(&self, mut s: usize, t: u32) -> usize {
+    pub fn subtopology_of(&self, mut s: usize, t: u32) -> usize {
         for _ in 0..4 {
             if self.base.get(s + 1).is_none_or(|&b| b > t) {
                 return s;
@@ -394,11 +394,10 @@ impl<'a> Index<'a> {
             let offsets = &mut task_offsets.items;
             self.for_each_offset(&spec.task_offsets, |t, o| offsets.push((t, o)));
             task_offsets.close();
-            for &(t, _) in task_offsets.of(m) {
-                if offsets_only(stateful, actives, standbys, warmups, t) {
-                    count(t, &mut counts);
-                }
-            }
+            let held = [actives, standbys, warmups];
+            offsets_only(stateful, held, task_offsets.of(m), |t, _| {
+                count(t, &mut counts)
+            });
         }
         let mut candidates = Flat::empty();
         if !counts.is_empty() {
@@ -413,29 +412,23 @@ impl<'a> Index<'a> {
                 let standbys = prev_standby_of.of(m);
                 let warmups = prev_warmup_of.of(m);
                 let offsets = task_offsets.of(m);
-                let offset_of = |t: u32| {
-                    offsets
-                        .binary_search_by_key(&t, |(t, _)| *t)
-                        .ok()
-                        .and_then(|i| offsets.get(i))
-                        .map_or(0, |(_, o)| *o)
-                };
                 let mut put = |t: u32, c: Candidate| {
                     let slot = &mut counts[t as usize];
                     items[*slot as usize] = c;
                     *slot += 1;
                 };
+                let mut reported = Cursor::new(offsets);
                 for &t in standbys {
-                    put(t, cand(m, Held::Standby, offset_of(t)));
+                    put(t, cand(m, Held::Standby, reported.value(t)));
                 }
+                let mut reported = Cursor::new(offsets);
                 for &t in warmups {
-                    put(t, cand(m, Held::Warmup, offset_of(t)));
+                    put(t, cand(m, Held::Warmup, reported.value(t)));
                 }
-                for &(t, o) in offsets {
-                    if offsets_only(&self.task_stateful, actives, standbys, warmups, t) {
-                        put(t, cand(m, Held::OffsetsOnly, o));
-                    }
-                }
+                let held = [actives, standbys, warmups];
+                offsets_only(&self.task_stateful, held, offsets, |t, o| {
+                    put(t, cand(m, Held::OffsetsOnly, o))
+                });
             }
             // Each slot now points at the next task's start: shift back by one.
             counts.rotate_right(1);
@@ -514,18 +507,54 @@ fn retain_tail(items: &mut Vec<u32>, from: usize, keep: impl Fn(u32) -> bool) {
     items.truncate(kept);
 }
 
-/// A stateful task the member reported offsets for without holding it in any role.
+/// Calls `f` for each reported (task, offset) of a stateful task that the member does
+/// not hold in any role (`held`: its sorted actives, standbys and warm-ups). All lists
+/// are sorted, so one merge walk answers every membership.
 fn offsets_only(
     stateful: &[bool],
-    actives: &[u32],
-    standbys: &[u32],
-    warmups: &[u32],
-    t: u32,
-) -> bool {
-    stateful[t as usize]
-        && actives.binary_search(&t).is_err()
-        && standbys.binary_search(&t).is_err()
-        && warmups.binary_search(&t).is_err()
+    held: [&[u32]; 3],
+    offsets: &[(u32, i64)],
+    mut f: impl FnMut(u32, i64),
+) {
+    let mut cursors = held.map(|list| (list, 0usize));
+    for &(t, o) in offsets {
+        if !stateful[t as usize] {
+            continue;
+        }
+        let mut holds = false;
+        for (list, i) in &mut cursors {
+            while list.get(*i).is_some_and(|&x| x < t) {
+                *i += 1;
+            }
+            holds |= list.get(*i) == Some(&t);
+        }
+        if !holds {
+            f(t, o);
+        }
+    }
+}
+
+/// Looks values up in a sorted (task, value) list for increasing tasks.
+struct Cursor<'s> {
+    list: &'s [(u32, i64)],
+    i: usize,
+}
+
+impl<'s> Cursor<'s> {
+    fn new(list: &'s [(u32, i64)]) -> Self {
+        Cursor { list, i: 0 }
+    }
+
+    /// The value of task `t` (0 when none); `t` must not decrease between calls.
+    fn value(&mut self, t: u32) -> i64 {
+        while self.list.get(self.i).is_some_and(|e| e.0 < t) {
+            self.i += 1;
+        }
+        match self.list.get(self.i) {
+            Some(&(x, v)) if x == t => v,
+            _ => 0,
+        }
+    }
 }
 
 fn cand(m: usize, held: Held, offset: i64) -> Candidate {

@@ -8,6 +8,7 @@
 //! process running the task as active is always caught up.
 
 use super::index::{Index, NONE};
+use crate::task::TaskId;
 
 pub(crate) struct CaughtUp {
     /// Per task, the highest end offset any member reported (when `reported[t]`).
@@ -20,28 +21,68 @@ pub(crate) struct CaughtUp {
 }
 
 impl CaughtUp {
-    pub fn new(ix: &Index<'_>, acceptable_recovery_lag: i64) -> Self {
+    /// Ready to answer for the sorted dense `tasks` (the only ones asked about): end
+    /// offsets are read for their subtopologies' partition ranges only, so a group
+    /// where few tasks move reads few of the reported end offsets.
+    pub fn new(ix: &Index<'_>, acceptable_recovery_lag: i64, tasks: &[u32]) -> Self {
+        let unbounded = acceptable_recovery_lag == i64::MAX;
         let mut end = Vec::new();
         let mut reported = Vec::new();
-        for m in &ix.members {
-            if m.task_end_offsets.is_empty() {
-                continue;
+        if !unbounded && !tasks.is_empty() {
+            // (subtopology, lowest and highest partition asked about).
+            let mut ranges: Vec<(usize, u32, u32)> = Vec::new();
+            let mut s = 0usize;
+            for &t in tasks {
+                s = ix.subtopology_of(s, t);
+                let p = t - ix.base[s];
+                match ranges.last_mut() {
+                    Some((last, _, hi)) if *last == s => *hi = p,
+                    _ => ranges.push((s, p, p)),
+                }
             }
-            if end.is_empty() {
-                end = vec![i64::MIN; ix.num_tasks as usize];
-                reported = vec![false; ix.num_tasks as usize];
+            let bounds: Vec<(u32, TaskId, TaskId)> = ranges
+                .iter()
+                .map(|&(s, lo, hi)| {
+                    let id = ix.subtopologies[s].id.as_str();
+                    (
+                        ix.base[s],
+                        TaskId::new(id, lo as i32),
+                        TaskId::new(id, hi as i32),
+                    )
+                })
+                .collect();
+            for m in &ix.members {
+                let map = &m.task_end_offsets;
+                if map.is_empty() {
+                    continue;
+                }
+                if end.is_empty() {
+                    end = vec![i64::MIN; ix.num_tasks as usize];
+                    reported = vec![false; ix.num_tasks as usize];
+                }
+                let mut note = |t: u32, v: i64| {
+                    let t = t as usize;
+                    end[t] = if reported[t] { end[t].max(v) } else { v };
+                    reported[t] = true;
+                };
+                // A range lookup costs a few comparisons; a short map is read whole.
+                if map.len() <= bounds.len() * 16 {
+                    ix.for_each_offset(map, note);
+                } else {
+                    for (base, lo, hi) in &bounds {
+                        for (task, &v) in map.range(lo..=hi) {
+                            // Within [lo, hi]: a valid partition of this subtopology.
+                            note(base + task.partition as u32, v);
+                        }
+                    }
+                }
             }
-            ix.for_each_offset(&m.task_end_offsets, |t, v| {
-                let t = t as usize;
-                end[t] = if reported[t] { end[t].max(v) } else { v };
-                reported[t] = true;
-            });
         }
         CaughtUp {
             end,
             reported,
             acceptable_recovery_lag,
-            unbounded: acceptable_recovery_lag == i64::MAX,
+            unbounded,
         }
     }
 
