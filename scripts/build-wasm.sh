@@ -28,6 +28,13 @@ PROFILE=wasm-release
 #    The machine was loaded (load average 10), so the speed columns are noise: no
 #    level is reliably faster. Size is not noise: -Oz is the smallest, so -Oz.
 #    Re-measure on a quiet machine with WASM_OPT_LEVEL=-O3 scripts/build-wasm.sh.
+# 3. with the packed assign() path (2026-11-30 09:33, load 3.5; node bench/assignors.mjs
+#    --filter sticky/M1000/T10000/sb0/K1/initial, min of two runs each, ms):
+#      rustc opt-level "s" + -Oz  1,125,411 (417,325)  1.93
+#      rustc opt-level 3   + -O3  1,445,219 (520,876)  1.44
+#      rustc opt-level 3   + -Oz  1,438,928 (521,525)  1.45
+#    rustc's level is what matters (wasm-opt's level changes neither size nor speed
+#    much): the profile wasm-release now uses opt-level 3, and wasm-opt stays -Oz.
 WASM_OPT_LEVEL=${WASM_OPT_LEVEL:--Oz}
 
 say() { printf '[build-wasm] %s\n' "$*"; }
