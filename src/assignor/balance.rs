@@ -78,6 +78,21 @@ impl Quota {
             self.recompute();
         }
     }
+
+    /// Records that member `m` went from `from` to `to` one task at a time: the same
+    /// as `note` for each count in `from + 1..=to`. A recompute never raises the
+    /// quota (what is left per unit cannot exceed it), so the member meets it at most
+    /// once on the way up.
+    pub fn note_run(&mut self, m: usize, from: u32, to: u32) {
+        if self.fixed.get(m).copied().unwrap_or(true) || self.units == 0 {
+            return;
+        }
+        if u64::from(from) < self.per && self.per <= u64::from(to) {
+            self.units -= 1;
+            self.total = self.total.saturating_sub(self.per);
+            self.recompute();
+        }
+    }
 }
 
 /// A process's load for ordering: `count / capacity`, compared exactly.
@@ -86,6 +101,8 @@ struct Load {
     count: u64,
     capacity: u64,
     process: u32,
+    /// The process's segment in the group's buffer: (index, end).
+    segment: (usize, usize),
 }
 
 impl Ord for Load {
@@ -164,36 +181,54 @@ pub(crate) fn fill_targets(
         }
     }
     at_level.sort_unstable();
+    // Per flavour group: its members by process (in member order), each process a
+    // segment of one buffer; the least-loaded process takes the next one of its own.
+    let mut by_process: Vec<(u32, u32)> = Vec::with_capacity(at_level.len());
+    let mut segments: Vec<(usize, usize)> = Vec::new();
+    let mut next_of: Vec<usize> = Vec::new();
+    let mut heap: BinaryHeap<Load> = BinaryHeap::new();
     let mut start = 0;
     while extra > 0 && start < at_level.len() {
         let f = at_level[start].0;
         let end = start + at_level[start..].partition_point(|e| e.0 == f);
-        let mut by_process: Vec<Vec<u32>> = vec![Vec::new(); ix.num_processes()];
-        for &(_, m) in &at_level[start..end] {
-            by_process[ix.process_of[m as usize] as usize].push(m);
+        by_process.clear();
+        by_process.extend(
+            at_level[start..end]
+                .iter()
+                .map(|&(_, m)| (ix.process_of[m as usize], m)),
+        );
+        by_process.sort_unstable();
+        segments.clear();
+        for (i, &(p, _)) in by_process.iter().enumerate() {
+            match segments.last_mut() {
+                Some((_, seg_end)) if by_process[i - 1].0 == p => *seg_end = i + 1,
+                _ => segments.push((i, i + 1)),
+            }
         }
-        let mut heap: BinaryHeap<Load> = by_process
-            .iter()
-            .enumerate()
-            .filter(|(_, ms)| !ms.is_empty())
-            .map(|(p, _)| Load {
+        next_of.clear();
+        next_of.extend(segments.iter().map(|&(lo, _)| lo));
+        heap.clear();
+        heap.extend(segments.iter().enumerate().map(|(i, &(lo, hi))| {
+            let p = by_process[lo].0 as usize;
+            Load {
                 count: after[p],
                 capacity: ix.process_members(p).len() as u64,
                 process: p as u32,
-            })
-            .collect();
-        let mut next_of = vec![0usize; ix.num_processes()];
+                segment: (i, hi),
+            }
+        }));
         while extra > 0 {
             let Some(mut top) = heap.pop() else { break };
+            let (i, hi) = top.segment;
             let p = top.process as usize;
-            if let Some(&m) = by_process[p].get(next_of[p]) {
+            if let Some(&(_, m)) = by_process.get(next_of[i]).filter(|_| next_of[i] < hi) {
                 need[m as usize] += 1;
                 extra -= 1;
-                next_of[p] += 1;
+                next_of[i] += 1;
                 after[p] += 1;
                 top.count += 1;
             }
-            if next_of[p] < by_process[p].len() {
+            if next_of[i] < hi {
                 heap.push(top);
             }
         }

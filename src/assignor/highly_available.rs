@@ -30,12 +30,16 @@ impl TaskAssignor for HighlyAvailableAssignor {
         // Moves to lagging members are held back; the intended owner wants a warm-up.
         // Only the stateful tasks whose target differs from their owner are checked,
         // so only their end offsets are looked up.
+        // A task nobody owned that nobody reported offsets for stays where it goes:
+        // no process is caught up on it (such members would be its candidates).
         let moving: Vec<u32> = (0..ix.num_tasks)
             .filter(|&t| {
                 let target = placement.active_owner[t as usize];
+                let owner = ix.prev_active[t as usize];
                 ix.task_stateful[t as usize]
                     && target != NONE
-                    && target != ix.prev_active[t as usize]
+                    && target != owner
+                    && (owner != NONE || !ix.candidates(t).is_empty())
             })
             .collect();
         let caught_up = CaughtUp::new(&ix, config.acceptable_recovery_lag, &moving);

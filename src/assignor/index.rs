@@ -249,7 +249,7 @@ impl<'a> Index<'a> {
     fn find_subtopology(&self, from: usize, sub: &str) -> Result<usize, usize> {
         let rest = self.subtopologies.get(from..).unwrap_or(&[]);
         for (i, x) in rest.iter().take(4).enumerate() {
-            match x.id.as_str().cmp(sub) {
+            match cmp_id(&x.id, sub) {
                 std::cmp::Ordering::Less => {}
                 std::cmp::Ordering::Equal => return Ok(from + i),
                 std::cmp::Ordering::Greater => return Err(from + i),
@@ -257,7 +257,7 @@ impl<'a> Index<'a> {
         }
         let skip = rest.len().min(4);
         rest[skip..]
-            .binary_search_by(|x| x.id.as_str().cmp(sub))
+            .binary_search_by(|x| cmp_id(&x.id, sub))
             .map(|i| from + skip + i)
             .map_err(|i| from + skip + i)
     }
@@ -314,7 +314,7 @@ impl<'a> Index<'a> {
         let mut current: Option<&str> = None;
         for (task, &v) in offsets {
             let sub = task.subtopology.as_str();
-            if current != Some(sub) {
+            if current.is_none_or(|c| cmp_id(c, sub) != std::cmp::Ordering::Equal) {
                 match self.find_subtopology(s, sub) {
                     Ok(i) => {
                         s = i;
@@ -494,6 +494,29 @@ impl<'a> Index<'a> {
     }
 }
 
+/// Compares two ids as `str::cmp` does (byte order), eight bytes at a time inline:
+/// ids are short and compared often while reading the previous assignment.
+fn cmp_id(a: &str, b: &str) -> std::cmp::Ordering {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut ca = a.chunks_exact(8);
+    let mut cb = b.chunks_exact(8);
+    for (x, y) in (&mut ca).zip(&mut cb) {
+        let (x, y) = (word(x), word(y));
+        if x != y {
+            return x.cmp(&y);
+        }
+    }
+    let done = a.len().min(b.len()) / 8 * 8;
+    a[done..].cmp(&b[done..])
+}
+
+/// Eight bytes as a big-endian number (so numeric order is byte order).
+fn word(bytes: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&bytes[..8]);
+    u64::from_be_bytes(w)
+}
+
 /// Keeps, among `items[from..]`, those for which `keep` holds.
 fn retain_tail(items: &mut Vec<u32>, from: usize, keep: impl Fn(u32) -> bool) {
     let mut kept = from;
@@ -562,5 +585,35 @@ fn cand(m: usize, held: Held, offset: i64) -> Candidate {
         member: m as u32,
         held,
         offset,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cmp_id;
+
+    #[test]
+    fn id_comparison_is_byte_order() {
+        let ids = [
+            "",
+            "a",
+            "ab",
+            "abcdefgh",
+            "abcdefgg",
+            "abcdefghi",
+            "abcdefgh0",
+            "topic-1_subtopology",
+            "topic-10_subtopology",
+            "topic-2_subtopology",
+            "zé",
+            "z\u{10348}",
+            "Z",
+            "0",
+        ];
+        for a in ids {
+            for b in ids {
+                assert_eq!(cmp_id(a, b), a.cmp(b), "{a:?} vs {b:?}");
+            }
+        }
     }
 }

@@ -224,13 +224,36 @@ impl<'i, 'a> Placement<'i, 'a> {
             &self.process_active,
             rest.len() as u64,
         );
-        let mut it = rest.into_iter();
+        let mut rest = &rest[..];
         for (m, &k) in need.iter().enumerate() {
-            for _ in 0..k {
-                let Some(t) = it.next() else { return };
-                self.give_active(t, m as u32, stateful);
-            }
+            let (run, tail) = rest.split_at((k as usize).min(rest.len()));
+            self.give_actives(run, m as u32, stateful);
+            rest = tail;
         }
+    }
+
+    /// `give_active` for each of `tasks` in turn, counting once.
+    fn give_actives(&mut self, tasks: &[u32], m: u32, stateful: bool) {
+        if tasks.is_empty() {
+            return;
+        }
+        let mi = m as usize;
+        let p = self.process(m);
+        let k = tasks.len() as u32;
+        for &t in tasks {
+            self.active_owner[t as usize] = m;
+        }
+        let (active, total) = (self.active_count[mi], self.total_count[mi]);
+        self.active_count[mi] += k;
+        self.total_count[mi] += k;
+        self.process_active[p] += k;
+        self.process_total[p] += k;
+        if stateful {
+            self.stateful_active[mi] += k;
+            self.stateful_quota.note_run(mi, active, active + k);
+        }
+        self.active_quota.note_run(mi, active, active + k);
+        self.total_quota.note_run(mi, total, total + k);
     }
 
     fn quota(&self, stateful: bool) -> &Quota {
@@ -662,32 +685,26 @@ impl<'i, 'a> Placement<'i, 'a> {
         let n = ix.num_members();
         let slots = self.slots;
         let replicas = self.replicas;
-        let actives = by_member(n, |f| {
-            for (t, &m) in self.active_owner.iter().enumerate() {
-                if m != NONE {
-                    f(m, t as u32);
-                }
-            }
+        let actives = by_member(n, || {
+            self.active_owner
+                .iter()
+                .enumerate()
+                .filter(|(_, &m)| m != NONE)
+                .map(|(t, &m)| (m, t as u32))
         });
-        let standbys = by_member(n, |f| {
-            if replicas == 0 {
-                return;
-            }
-            for (t, slot) in self.holders.chunks_exact(slots).enumerate() {
-                for &m in &slot[..replicas] {
-                    if m != NONE {
-                        f(m, t as u32);
-                    }
-                }
-            }
+        let standbys = by_member(n, || {
+            self.holders
+                .chunks_exact(slots)
+                .enumerate()
+                .flat_map(move |(t, slot)| slot[..replicas].iter().map(move |&m| (m, t as u32)))
+                .filter(|&(m, _)| m != NONE)
         });
-        let warmups = by_member(n, |f| {
-            for (t, slot) in self.holders.chunks_exact(slots).enumerate() {
-                let m = slot[replicas];
-                if m != NONE {
-                    f(m, t as u32);
-                }
-            }
+        let warmups = by_member(n, || {
+            self.holders
+                .chunks_exact(slots)
+                .enumerate()
+                .map(move |(t, slot)| (slot[replicas], t as u32))
+                .filter(|&(m, _)| m != NONE)
         });
         let members = ix
             .members
@@ -708,11 +725,13 @@ impl<'i, 'a> Placement<'i, 'a> {
     }
 }
 
-/// The (member, task) pairs that `visit` reports, grouped by member (a counting sort;
-/// `visit` runs twice and must report the same pairs, in task order, both times).
-fn by_member(n: usize, visit: impl Fn(&mut dyn FnMut(u32, u32))) -> Flat<u32> {
+/// The (member, task) pairs of `pairs()` grouped by member (a counting sort; the
+/// pairs come in task order, so each member's list is sorted).
+fn by_member<I: Iterator<Item = (u32, u32)>>(n: usize, pairs: impl Fn() -> I) -> Flat<u32> {
     let mut start = vec![0u32; n + 1];
-    visit(&mut |m, _| start[m as usize + 1] += 1);
+    for (m, _) in pairs() {
+        start[m as usize + 1] += 1;
+    }
     for i in 1..=n {
         start[i] += start[i - 1];
     }
@@ -721,11 +740,11 @@ fn by_member(n: usize, visit: impl Fn(&mut dyn FnMut(u32, u32))) -> Flat<u32> {
         return Flat::empty();
     }
     let mut items = vec![0u32; total];
-    visit(&mut |m, t| {
+    for (m, t) in pairs() {
         let slot = &mut start[m as usize];
         items[*slot as usize] = t;
         *slot += 1;
-    });
+    }
     // Each cursor now points at the next member's start: shift back by one.
     start.rotate_right(1);
     start[0] = 0;
