@@ -189,6 +189,19 @@ function clientTags(tags) {
   ints[at] = count;
 }
 
+// Consecutive entries mostly name the same subtopology: the last lookup is kept.
+let lastId = null;
+let lastIndex = 0;
+
+function subtopologyIndex(id, subIndex) {
+  if (id === lastId) return lastIndex;
+  const s = subIndex.get(id);
+  if (s === undefined) fail();
+  lastId = id;
+  lastIndex = s;
+  return s;
+}
+
 function taskList(list, subIndex, subBytes) {
   if (absent(list)) {
     int(0);
@@ -208,8 +221,7 @@ function taskList(list, subIndex, subBytes) {
       else if (v !== undefined) fail();
     }
     if (typeof id !== "string") fail();
-    const s = subIndex.get(id);
-    if (s === undefined) fail();
+    const s = subtopologyIndex(id, subIndex);
     bound += subBytes[s];
     array(parts);
     int(s);
@@ -238,8 +250,7 @@ function offsetList(list, subIndex, subBytes) {
       else if (v !== undefined) fail();
     }
     if (typeof id !== "string") fail();
-    const s = subIndex.get(id);
-    if (s === undefined) fail();
+    const s = subtopologyIndex(id, subIndex);
     bound += subBytes[s];
     int(s);
     int(partition(p));
@@ -294,6 +305,7 @@ function member(m, subIndex, subBytes, memberIds) {
 
 /** Packs a group spec object; throws FALLBACK (or whatever a getter throws). */
 function pack(spec, subIds, memberIds) {
+  lastId = null;
   ni = 0;
   nf = 0;
   text = "";
@@ -395,6 +407,7 @@ export function fastAssign(strict, packed) {
       } finally {
         busy = false;
         text = "";
+        lastId = null;
       }
       if (result !== null) return result;
     }

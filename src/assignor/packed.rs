@@ -163,20 +163,24 @@ fn task_set(r: &mut Reader<'_>, ids: &[Arc<str>]) -> Option<TaskSet> {
 
 fn offsets(r: &mut Reader<'_>, ids: &[Arc<str>]) -> Option<BTreeMap<TaskId, i64>> {
     let n = r.count()?;
-    let mut out = BTreeMap::new();
+    // Every entry takes two ints: a count beyond what is left is a bad buffer.
+    if n > r.ints.len() {
+        return None;
+    }
+    let mut list = Vec::with_capacity(n);
     for _ in 0..n {
         let id = ids.get(r.count()?)?;
         let partition = i32::try_from(r.count()?).ok()?;
-        let offset = r.offset()?;
-        // A duplicate is an error of the strict decoder.
-        if out
-            .insert(TaskId::new(id.as_ref(), partition), offset)
-            .is_some()
-        {
-            return None;
-        }
+        list.push((TaskId::new(id.as_ref(), partition), r.offset()?));
     }
-    Some(out)
+    // Sorted first (one pass when reported in task order, as clients do), then built in
+    // bulk: many times faster than inserting one by one.
+    list.sort_by(|a, b| a.0.cmp(&b.0));
+    // A duplicate is an error of the strict decoder.
+    if list.windows(2).any(|w| w[0].0 == w[1].0) {
+        return None;
+    }
+    Some(list.into_iter().collect())
 }
 
 fn member(r: &mut Reader<'_>, ids: &[Arc<str>], group_epoch: i32) -> Option<MemberSpec> {
