@@ -507,7 +507,13 @@ fn cmp_id(a: &str, b: &str) -> std::cmp::Ordering {
         }
     }
     let done = a.len().min(b.len()) / 8 * 8;
-    a[done..].cmp(&b[done..])
+    let (a, b) = (&a[done..], &b[done..]);
+    for (x, y) in a.iter().zip(b) {
+        if x != y {
+            return x.cmp(y);
+        }
+    }
+    a.len().cmp(&b.len())
 }
 
 /// Eight bytes as a big-endian number (so numeric order is byte order).

@@ -273,7 +273,7 @@ impl<'i, 'a> Placement<'i, 'a> {
             return;
         }
         let ix = self.ix;
-        let mut queue: Vec<(u32, usize)> = Vec::new();
+        let mut queue: Vec<(u32, u32)> = Vec::new();
         for t in 0..ix.num_tasks {
             if !ix.task_stateful[t as usize] || self.active_owner[t as usize] == NONE {
                 continue;
@@ -293,7 +293,7 @@ impl<'i, 'a> Placement<'i, 'a> {
                 }
             }
             if placed < self.replicas {
-                queue.push((t, self.replicas - placed));
+                queue.push((t, (self.replicas - placed) as u32));
             }
         }
         match tags {
@@ -441,7 +441,7 @@ impl<'i, 'a> Placement<'i, 'a> {
     /// first replicas come before its second ones, so replicas land in different
     /// blocks. What conflicts with a process that already holds the task is returned
     /// for the least-loaded rule.
-    fn fill_standbys_in_blocks(&mut self, queue: &[(u32, usize)]) -> Vec<(u32, usize)> {
+    fn fill_standbys_in_blocks(&mut self, queue: &[(u32, u32)]) -> Vec<(u32, u32)> {
         let ix = self.ix;
         let total: u64 = queue.iter().map(|&(_, k)| k as u64).sum();
         if total == 0 || ix.num_eligible == 0 {
@@ -454,7 +454,7 @@ impl<'i, 'a> Placement<'i, 'a> {
             &self.process_total,
             total,
         );
-        let mut pending: Vec<(u32, usize)> = Vec::with_capacity(queue.len());
+        let mut pending: Vec<(u32, u32)> = Vec::with_capacity(queue.len());
         for &(t, k) in queue {
             let mut k = k;
             let prev = ix.prev_active[t as usize];
@@ -481,7 +481,7 @@ impl<'i, 'a> Placement<'i, 'a> {
             .collect();
         let e = eligible.len();
         let mut turn = 0usize;
-        let mut rest: Vec<(u32, usize)> = Vec::new();
+        let mut rest: Vec<(u32, u32)> = Vec::new();
         let rounds = pending.iter().map(|&(_, k)| k).max().unwrap_or(0);
         for round in 0..rounds {
             for &(t, k) in &pending {
@@ -518,7 +518,7 @@ impl<'i, 'a> Placement<'i, 'a> {
     /// first (so that re-running on its own output changes nothing), then in bucket
     /// order. Members wait in buckets by count, interleaved across processes, so a
     /// selection is O(1) in the usual case and equal loads rotate over processes.
-    fn fill_standbys(&mut self, queue: &[(u32, usize)]) {
+    fn fill_standbys(&mut self, queue: &[(u32, u32)]) {
         let ix = self.ix;
         if queue.is_empty() {
             return;
@@ -529,7 +529,7 @@ impl<'i, 'a> Placement<'i, 'a> {
         // sets, few subtopologies per member.
         let e = ix.num_eligible;
         let q = queue.len();
-        let transposed: Vec<(u32, usize)>;
+        let transposed: Vec<(u32, u32)>;
         let queue = if q > e && e > 1 {
             let k = q.div_ceil(e);
             transposed = (0..k * e)
@@ -625,7 +625,7 @@ impl<'i, 'a> Placement<'i, 'a> {
 
     /// With client tags: each standby goes to the member whose process breaks the
     /// fewest tag constraints, then the least loaded (member, then process).
-    fn fill_standbys_by_tags(&mut self, queue: &[(u32, usize)], tags: &TagPlacement) {
+    fn fill_standbys_by_tags(&mut self, queue: &[(u32, u32)], tags: &TagPlacement) {
         let ix = self.ix;
         for &(t, k) in queue {
             for _ in 0..k {
