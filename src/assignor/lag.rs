@@ -70,7 +70,8 @@ impl CaughtUp {
                     ix.for_each_offset(map, note);
                 } else {
                     for (base, lo, hi) in &bounds {
-                        for (task, &v) in map.range(lo..=hi) {
+                        // One descent (to `lo`), then read on while within `hi`.
+                        for (task, &v) in map.range(lo..).take_while(|(task, _)| *task <= hi) {
                             // Within [lo, hi]: a valid partition of this subtopology.
                             note(base + task.partition as u32, v);
                         }
