@@ -49,7 +49,11 @@ let thrown = null;
 try { c.heartbeat({ groupId: "app", memberId: "", memberEpoch: "zero" }); } catch (e) { thrown = { isError: e instanceof Error, message: e.message }; }
 const joined = c.heartbeat(JSON.stringify(${JSON.stringify(JOIN)}));
 const described = c.describe(["app"]);
-console.log(JSON.stringify({ version: m.version(), created, invalid, thrown, joined, described, keys: Object.keys(m).sort() }));
+const spec = { subtopologies: [{ subtopologyId: "0", numPartitions: 3 }], members: [{ memberId: "b", processId: "p2" }, { memberId: "a", processId: "p1" }] };
+const assigned = m.assign("sticky", spec);
+let assignThrown = null;
+try { m.assign("sticky", { ...spec, members: [{ memberId: "a" }] }); } catch (e) { assignThrown = e.message; }
+console.log(JSON.stringify({ version: m.version(), created, invalid, thrown, joined, described, assigned, assignThrown, keys: Object.keys(m).sort() }));
 `;
 
 before(() => {
@@ -84,6 +88,9 @@ test("the tarball ships the hand-written files and both builds, and nothing else
     "dist/node/streams_rebalance_bg.wasm",
     "dist/web/streams_rebalance.js",
     "dist/web/streams_rebalance_bg.wasm",
+    "dist/node/fast-assign.js",
+    "dist/web/fast-assign.js",
+    "dist/web/index.js",
   ]) {
     assert.ok(files.includes(f), `${f} is missing from the tarball: ${files.join(", ")}`);
   }
@@ -120,6 +127,17 @@ function checkScenario(r) {
   assert.equal(g.groupId, "app");
   assert.equal(g.errorCode, 0);
   assert.deepEqual(g.members.map((m) => [m.memberId, m.memberEpoch, m.processId]), [[j.memberId, j.memberEpoch, "process-1"]]);
+  // assign() (the packed fast path in every entry point) and its strict error: members
+  // in sorted order, every task once, balanced.
+  assert.deepEqual(Object.keys(r.assigned.members), ["a", "b"]);
+  const owned = Object.values(r.assigned.members).map((ma) => {
+    assert.deepEqual(ma.standbyTasks, []);
+    assert.deepEqual(ma.warmupTasks, []);
+    return ma.activeTasks.flatMap((t) => (assert.equal(t.subtopologyId, "0"), t.partitions));
+  });
+  assert.deepEqual(owned.flat().sort(), [0, 1, 2]);
+  assert.ok(owned.every((ps) => ps.length >= 1 && ps.length <= 2), JSON.stringify(owned));
+  assert.equal(r.assignThrown, "invalid groupSpec: members[0].processId: missing required field");
 }
 
 test("require() loads the package synchronously and answers heartbeats", () => {
