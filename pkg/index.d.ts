@@ -687,7 +687,10 @@ export declare function assignmentQuality(
   groupSpec: GroupSpec | string,
   result: GroupAssignment | string,
 ): AssignmentQuality;
-/** True when a member's warm-up task has caught up (a new target would move the task to it). */
+/**
+ * True when a member's warm-up task has caught up (a new target would move the task to it).
+ * Takes the same packed fast path as assign() for a plain group spec object.
+ */
 export declare function warmupCaughtUp(
   groupSpec: GroupSpec | string,
   config?: AssignmentConfig | CoordinatorConfig | string | null,

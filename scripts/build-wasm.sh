@@ -74,9 +74,10 @@ echo '{ "type": "module" }' > pkg/dist/web/package.json
 # web build with its entry index.js, and a CommonJS copy for the Node build.
 cp pkg/js/fast-assign.mjs pkg/dist/web/fast-assign.js
 cp pkg/js/web.mjs pkg/dist/web/index.js
+FAST_EXPORTS=$(sed -n 's/^export function \([A-Za-z]*\)(.*/\1/p' pkg/js/fast-assign.mjs | paste -sd, -)
 {
-  sed 's/^export function fastAssign(/function fastAssign(/' pkg/js/fast-assign.mjs
-  echo 'module.exports = { fastAssign };'
+  sed 's/^export function /function /' pkg/js/fast-assign.mjs
+  echo "module.exports = { $FAST_EXPORTS };"
 } > pkg/dist/node/fast-assign.js
 if grep -q '^export ' pkg/dist/node/fast-assign.js; then
   echo "[build-wasm] pkg/js/fast-assign.mjs has an export the CommonJS copy cannot take" >&2

@@ -6,8 +6,10 @@
 
 use serde_json::{json, Value};
 use streams_rebalance::assignor::json::{assign_json, decode_spec, MAX_TASKS};
-use streams_rebalance::assignor::packed::{assign_packed, decode, encode, PackedSpec, FORMAT};
-use streams_rebalance::assignor::{by_name, AssignmentConfig, GroupSpec};
+use streams_rebalance::assignor::packed::{
+    assign_packed, decode, encode, warmup_caught_up_packed, PackedSpec, FORMAT,
+};
+use streams_rebalance::assignor::{by_name, warmup_caught_up, AssignmentConfig, GroupSpec};
 use streams_rebalance::limits::MAX_STRING_BYTES;
 
 /// A packed spec, owned.
@@ -242,6 +244,43 @@ fn assign_packed_gives_the_strict_result() {
         let buf = assign_packed(name, Some(config), packed.view()).expect("fast path");
         assert_eq!(unpack_result(&buf, spec), strict, "{name}: {spec}");
     }
+}
+
+#[test]
+fn warmup_caught_up_packed_gives_the_strict_answer() {
+    let mut spec = minimal();
+    // m2 warms a@1 up; m1 owns it. Caught up when m2's lag is within the config's.
+    spec["members"][1]["warmupTasks"] = json!([{ "subtopologyId": "a", "partitions": [1] }]);
+    spec["members"][1]["taskOffsets"] =
+        json!([{ "subtopologyId": "a", "partition": 1, "offset": 90 }]);
+    spec["members"][1]["taskEndOffsets"] =
+        json!([{ "subtopologyId": "a", "partition": 1, "offset": 100 }]);
+    spec["members"][0]["activeTasks"] = json!([{ "subtopologyId": "a", "partitions": [0, 1] }]);
+    let strict_spec = decode_spec(&spec).expect("valid");
+    let packed = pack(&spec);
+    let mut answers = Vec::new();
+    for lag in [5, 10, 20] {
+        let config = json!({ "acceptableRecoveryLag": lag });
+        let strict = warmup_caught_up(
+            &strict_spec,
+            &AssignmentConfig {
+                acceptable_recovery_lag: lag,
+                ..AssignmentConfig::default()
+            },
+        );
+        assert_eq!(
+            warmup_caught_up_packed(Some(&config), packed.view()),
+            Some(strict),
+            "lag {lag}"
+        );
+        answers.push(strict);
+    }
+    assert!(
+        answers.contains(&true) && answers.contains(&false),
+        "{answers:?}"
+    );
+    let bad = json!({ "acceptableRecoveryLag": "x" });
+    assert_eq!(warmup_caught_up_packed(Some(&bad), packed.view()), None);
 }
 
 #[test]

@@ -1,4 +1,5 @@
-// The fast path of `assign()` (the package's public one, in every build).
+// The fast path of `assign()` and `warmupCaughtUp()` (the package's public ones, in
+// every build).
 //
 // A group spec given as a plain JS object is walked once and packed (one string, an
 // Int32Array, a Float64Array: the layout is described in src/assignor/packed.rs);
@@ -15,8 +16,8 @@
 // with the same arguments and its result or its error is what the caller gets.
 //
 // Written once as an ES module; scripts/build-wasm.sh makes the CommonJS copy for
-// the Node build (it turns `export function` into a plain function and appends
-// `module.exports`), so keep `fastAssign` the only export and on one line.
+// the Node build (it turns each `export function NAME(` into a plain function and lists
+// the names in `module.exports`), so export nothing else.
 
 const FORMAT = 0x50530001;
 /** src/limits.rs MAX_INPUT_BYTES: the strict path's limit on the JSON text. */
@@ -387,30 +388,53 @@ function prototypesClean() {
 }
 
 /**
+ * Packs `groupSpec` and calls `packed(strings, ints, floats, subIds, memberIds)`; its
+ * answer, or null for "use the strict path" (never throws).
+ */
+function viaPacked(groupSpec, packed) {
+  if (busy || !plain(groupSpec) || !prototypesClean()) return null;
+  busy = true;
+  try {
+    const subIds = [];
+    const memberIds = [];
+    pack(groupSpec, subIds, memberIds);
+    return packed(text, ints.subarray(0, ni), floats.subarray(0, nf), subIds, memberIds);
+  } catch (e) {
+    return null;
+  } finally {
+    busy = false;
+    text = "";
+    lastId = null;
+  }
+}
+
+/**
  * `assign(assignorName, groupSpec, config)` from the strict `assign` and a packed one
  * (`(name, config, strings, ints, floats) => Uint32Array | undefined`).
  */
 export function fastAssign(strict, packed) {
   return function assign(assignorName, groupSpec, config) {
-    if (!busy && typeof assignorName === "string" && plain(groupSpec) && prototypesClean()) {
-      busy = true;
-      let result = null;
-      try {
-        const subIds = [];
-        const memberIds = [];
-        pack(groupSpec, subIds, memberIds);
-        const buf = packed(assignorName, config, text, ints.subarray(0, ni), floats.subarray(0, nf));
-        text = "";
-        if (buf !== undefined) result = build(buf, subIds, memberIds);
-      } catch (e) {
-        result = null;
-      } finally {
-        busy = false;
-        text = "";
-        lastId = null;
-      }
+    if (typeof assignorName === "string") {
+      const result = viaPacked(groupSpec, (strings, ints, floats, subIds, memberIds) => {
+        const buf = packed(assignorName, config, strings, ints, floats);
+        return buf === undefined ? null : build(buf, subIds, memberIds);
+      });
       if (result !== null) return result;
     }
     return strict(assignorName, groupSpec, config);
+  };
+}
+
+/**
+ * `warmupCaughtUp(groupSpec, config)` from the strict one and a packed one
+ * (`(config, strings, ints, floats) => boolean | undefined`).
+ */
+export function fastWarmupCaughtUp(strict, packed) {
+  return function warmupCaughtUp(groupSpec, config) {
+    const result = viaPacked(groupSpec, (strings, ints, floats) => {
+      const b = packed(config, strings, ints, floats);
+      return typeof b === "boolean" ? b : null;
+    });
+    return result !== null ? result : strict(groupSpec, config);
   };
 }

@@ -26,7 +26,7 @@
 //! `member input index, 3 x (run count, per run: subtopology input index, count, partitions...)`.
 
 use super::json::{assignor, decode_config, MAX_TASKS};
-use super::{GroupAssignment, GroupSpec, MemberSpec, SubtopologySpec};
+use super::{warmup_caught_up, GroupAssignment, GroupSpec, MemberSpec, SubtopologySpec};
 use crate::limits::MAX_STRING_BYTES;
 use crate::protocol::json::MAX_SAFE_INTEGER;
 use crate::task::{TaskId, TaskSet};
@@ -351,4 +351,11 @@ pub fn assign_packed(name: &str, config: Option<&Value>, p: PackedSpec<'_>) -> O
     let config = decode_config(config).ok()?;
     let d = decode(p)?;
     encode(&d, &assignor.assign(&d.spec, &config))
+}
+
+/// `warmupCaughtUp()` on a packed spec; `None` for "use the strict path".
+pub fn warmup_caught_up_packed(config: Option<&Value>, p: PackedSpec<'_>) -> Option<bool> {
+    let config = decode_config(config).ok()?;
+    let d = decode(p)?;
+    Some(warmup_caught_up(&d.spec, &config))
 }

@@ -58,6 +58,26 @@ pub fn assign_packed(
     )
 }
 
+/// The fast path of the package's `warmupCaughtUp()` (internal, as `__assignPacked`):
+/// a boolean, or undefined for "call the strict `warmupCaughtUp` instead".
+#[wasm_bindgen(js_name = "__warmupCaughtUpPacked")]
+pub fn warmup_caught_up_packed(
+    config: JsValue,
+    strings: &str,
+    ints: &[i32],
+    floats: &[f64],
+) -> Option<bool> {
+    let config = input(&config, "config").ok()?;
+    packed::warmup_caught_up_packed(
+        config.as_ref(),
+        PackedSpec {
+            strings,
+            ints,
+            floats,
+        },
+    )
+}
+
 /// `assignmentQuality(groupSpec, result)` -> the quality figures of an assignment of
 /// that group (balance, tasks moved, standby spread, warm-ups in flight, rule breaks).
 #[wasm_bindgen(js_name = assignmentQuality)]

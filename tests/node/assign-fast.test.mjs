@@ -24,7 +24,7 @@ const distPath = join(root, "pkg", "dist", "node", "streams_rebalance.js");
 delete require.cache[require.resolve(distPath)];
 const raw = require(distPath);
 assert.notEqual(raw, pkg);
-const { fastAssign } = require(join(root, "pkg", "dist", "node", "fast-assign.js"));
+const { fastAssign, fastWarmupCaughtUp } = require(join(root, "pkg", "dist", "node", "fast-assign.js"));
 
 const FELL_BACK = "fell back to the strict path";
 /** The fast path alone: throws FELL_BACK where the package would call the strict one. */
@@ -41,7 +41,14 @@ function outcome(f) {
   }
 }
 
+/** The same for warmupCaughtUp(). */
+const fastOnlyWarmup = fastWarmupCaughtUp(() => {
+  throw new Error(FELL_BACK);
+}, raw.__warmupCaughtUpPacked);
+
 let fastAnswers = 0;
+let caughtUp = 0;
+let fastWarmupAnswers = 0;
 let strictErrors = 0;
 
 /** Asserts the package's assign() and the strict one agree on these arguments. */
@@ -65,6 +72,22 @@ function agree(name, spec, config, what) {
     assert.equal(fast.json, strict.json, `${what}: the fast path's JSON`);
   }
   return { strict, fast };
+}
+
+/** Asserts the package's warmupCaughtUp() and the strict one agree. */
+function agreeWarmup(spec, config, what) {
+  const strict = outcome(() => raw.warmupCaughtUp(spec, config));
+  const got = outcome(() => pkg.warmupCaughtUp(spec, config));
+  assert.deepEqual(got, strict, `${what}: warmupCaughtUp`);
+  if (strict.value === true) caughtUp++;
+  const fast = outcome(() => fastOnlyWarmup(spec, config));
+  if ("error" in fast) {
+    assert.equal(fast.message, FELL_BACK, `${what}: warmupCaughtUp's fast path never throws its own error`);
+  } else {
+    fastWarmupAnswers++;
+    assert.ok(!("error" in strict), `${what}: warmupCaughtUp's fast path answered where the strict path throws`);
+    assert.equal(fast.json, strict.json, `${what}: warmupCaughtUp's fast path`);
+  }
 }
 
 // A seeded generator: the same cases on every run.
@@ -167,11 +190,17 @@ function config() {
 test("random valid group specs: the package's assign() equals the strict one, and mostly takes the fast path", () => {
   fastAnswers = 0;
   strictErrors = 0;
+  caughtUp = 0;
+  fastWarmupAnswers = 0;
   const n = 1500;
   for (let i = 0; i < n; i++) {
     const spec = groupSpec();
-    agree(pick(["sticky", "highly_available"]), spec, config(), `valid #${i}: ${JSON.stringify(spec)}`);
+    const c = config();
+    agree(pick(["sticky", "highly_available"]), spec, c, `valid #${i}: ${JSON.stringify(spec)}`);
+    agreeWarmup(spec, c, `valid #${i}: ${JSON.stringify(spec)}`);
   }
+  assert.ok(caughtUp > 0, "some generated warm-ups have caught up");
+  assert.ok(fastWarmupAnswers > n * 0.8, `warmupCaughtUp's fast path answered ${fastWarmupAnswers} of ${n}`);
   // Duplicate offsets (an error) are rare in the generator: most cases are answered
   // by the fast path, so the differential above really compares two paths.
   assert.ok(fastAnswers > n * 0.8, `fast path answered ${fastAnswers} of ${n}`);
@@ -260,7 +289,9 @@ test("hostile group specs: the same result or exactly the same Error as the stri
     const spec = groupSpec();
     const before = JSON.stringify(spec);
     for (let k = 1 + int(2); k > 0; k--) mutate(spec);
-    agree(pick(["sticky", "highly_available"]), spec, config(), `hostile #${i} from ${before}`);
+    const c = config();
+    agree(pick(["sticky", "highly_available"]), spec, c, `hostile #${i} from ${before}`);
+    agreeWarmup(spec, c, `hostile #${i} from ${before}`);
   }
   assert.ok(strictErrors > n / 2, `${strictErrors} of ${n} were errors`);
 });
@@ -398,6 +429,9 @@ test("every entry point of the package gives the fast assign()", async () => {
   web.initSync({ module: readFileSync(join(root, "pkg", "dist", "web", "streams_rebalance_bg.wasm")) });
   assert.equal(typeof web.default, "function", "init() is the default export");
   assert.equal(web.assign.toString(), pkg.assign.toString(), "the web build's assign is the same wrapper");
+  assert.equal(web.warmupCaughtUp.toString(), pkg.warmupCaughtUp.toString());
+  assert.equal(esm.warmupCaughtUp, pkg.warmupCaughtUp);
+  assert.notEqual(pkg.warmupCaughtUp, raw.warmupCaughtUp);
   for (let i = 0; i < 200; i++) {
     const spec = groupSpec();
     const c = config();
