@@ -10,10 +10,10 @@
 // The strict `assign` stays the only source of errors: whenever this walk is not
 // certain that the strict decoder would accept the spec exactly as packed (an
 // unknown key, a missing field, null where it is not allowed, a number out of range
-// or not an integer, an offset that is not a safe integer, a lone surrogate, a
-// subtopology the spec does not hold, a hole, anything not a plain object or array,
-// a toJSON anywhere), or wasm answers "undefined", the strict `assign` is called
-// with the same arguments and its result or its error is what the caller gets.
+// or not an integer, an offset that is not a safe integer, a lone surrogate, a hole,
+// anything not a plain object or array, a toJSON anywhere), or wasm answers
+// "undefined" (duplicates, limits), the strict `assign` is called with the same
+// arguments and its result or its error is what the caller gets.
 //
 // Written once as an ES module; scripts/build-wasm.sh makes the CommonJS copy for
 // the Node build (it turns each `export function NAME(` into a plain function and lists
@@ -194,13 +194,25 @@ function clientTags(tags) {
 let lastId = null;
 let lastIndex = 0;
 
-function subtopologyIndex(id, subIndex) {
-  if (id === lastId) return lastIndex;
+/** Packs a task's subtopology: its index, or -1 and the id for one the spec does not
+ * hold (a member may still own tasks of a removed subtopology). */
+function taskSubtopology(id, subIndex, subBytes) {
+  if (typeof id !== "string") fail();
+  if (id === lastId) {
+    int(lastIndex);
+    bound += subBytes[lastIndex];
+    return;
+  }
   const s = subIndex.get(id);
-  if (s === undefined) fail();
+  if (s === undefined) {
+    int(-1);
+    string(id);
+    return;
+  }
   lastId = id;
   lastIndex = s;
-  return s;
+  int(s);
+  bound += subBytes[s];
 }
 
 function taskList(list, subIndex, subBytes) {
@@ -221,11 +233,8 @@ function taskList(list, subIndex, subBytes) {
       else if (k === "partitions") parts = v;
       else if (v !== undefined) fail();
     }
-    if (typeof id !== "string") fail();
-    const s = subtopologyIndex(id, subIndex);
-    bound += subBytes[s];
+    taskSubtopology(id, subIndex, subBytes);
     array(parts);
-    int(s);
     int(parts.length);
     for (let j = 0; j < parts.length; j++) int(partition(parts[j]));
   }
@@ -250,10 +259,7 @@ function offsetList(list, subIndex, subBytes) {
       else if (k === "offset") offset = v;
       else if (v !== undefined) fail();
     }
-    if (typeof id !== "string") fail();
-    const s = subtopologyIndex(id, subIndex);
-    bound += subBytes[s];
-    int(s);
+    taskSubtopology(id, subIndex, subBytes);
     int(partition(p));
     if (typeof offset !== "number" || !Number.isSafeInteger(offset)) fail();
     float(offset);

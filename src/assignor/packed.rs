@@ -20,6 +20,8 @@
 //!   3 x (active, standby, warm-up): run count, per run: subtopology index, count, partitions...
 //!   2 x (taskOffsets, taskEndOffsets): count, per offset: subtopology index, partition
 //! ```
+//! A subtopology index of -1 is followed by the id as a string: a task of a subtopology
+//! the spec does not hold (a member still owning tasks of a removed subtopology).
 //! `floats` holds the offsets (safe integers), in the order of the offset entries.
 //!
 //! Result, in sorted member order (the order of the strict path's output):
@@ -134,6 +136,14 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// The subtopology of a task: an index into the spec's, or -1 and the id.
+fn subtopology_id(r: &mut Reader<'_>, ids: &[Arc<str>]) -> Option<Arc<str>> {
+    match r.int()? {
+        -1 => Some(Arc::from(r.string()?)),
+        i => ids.get(usize::try_from(i).ok()?).cloned(),
+    }
+}
+
 fn task_set(r: &mut Reader<'_>, ids: &[Arc<str>]) -> Option<TaskSet> {
     let runs = r.count()?;
     if runs == 0 {
@@ -145,7 +155,7 @@ fn task_set(r: &mut Reader<'_>, ids: &[Arc<str>]) -> Option<TaskSet> {
     }
     let mut out = Vec::with_capacity(runs);
     for _ in 0..runs {
-        let id = ids.get(r.count()?)?;
+        let id = subtopology_id(r, ids)?;
         let n = r.count()?;
         let raw = r.ints.get(r.i..r.i.checked_add(n)?)?;
         r.i += n;
@@ -156,7 +166,7 @@ fn task_set(r: &mut Reader<'_>, ids: &[Arc<str>]) -> Option<TaskSet> {
             }
             parts.push(p);
         }
-        out.push((Arc::clone(id), parts));
+        out.push((id, parts));
     }
     Some(TaskSet::from_sorted_runs(out))
 }
@@ -169,7 +179,7 @@ fn offsets(r: &mut Reader<'_>, ids: &[Arc<str>]) -> Option<BTreeMap<TaskId, i64>
     }
     let mut list = Vec::with_capacity(n);
     for _ in 0..n {
-        let id = ids.get(r.count()?)?;
+        let id = subtopology_id(r, ids)?;
         let partition = i32::try_from(r.count()?).ok()?;
         list.push((TaskId::new(id.as_ref(), partition), r.offset()?));
     }

@@ -115,11 +115,13 @@ function subtopologies() {
   });
 }
 
+const REMOVED = { subtopologyId: "removed", numPartitions: 3 };
+
 function taskList(subs) {
   if (subs.length === 0 || chance(0.3)) return pick([undefined, null, []]);
   const out = [];
   for (let i = int(3); i >= 0; i--) {
-    const s = pick(subs);
+    const s = chance(0.1) ? REMOVED : pick(subs);
     const partitions = [];
     for (let j = int(4); j > 0; j--) partitions.push(int(Math.max(1, s.numPartitions + 1)));
     out.push({ subtopologyId: s.subtopologyId, partitions });
@@ -132,7 +134,7 @@ function offsetList(subs) {
   const out = [];
   const seen = new Set();
   for (let i = int(4); i >= 0; i--) {
-    const s = pick(subs);
+    const s = chance(0.1) ? REMOVED : pick(subs);
     const partition = int(Math.max(1, s.numPartitions));
     const key = `${s.subtopologyId}:${partition}`;
     if (seen.has(key) && chance(0.9)) continue; // now and then a duplicate (an error)
@@ -314,8 +316,6 @@ test("each fall-back rule, one at a time", () => {
     "a BigInt offset": (s) => (s.members[0].taskOffsets[0].offset = bigint),
     "a string offset": (s) => (s.members[0].taskOffsets[0].offset = "7"),
     "an offset beyond 2^53": (s) => (s.members[0].taskOffsets[0].offset = 2 ** 53 + 2),
-    "a task of a removed subtopology": (s) => (s.members[1].activeTasks[0].subtopologyId = "gone"),
-    "an offset of a removed subtopology": (s) => (s.members[0].taskOffsets[0].subtopologyId = "gone"),
     "a duplicate member": (s) => (s.members[1].memberId = "m1"),
     "a duplicate subtopology": (s) => (s.subtopologies[1].subtopologyId = "a"),
     "a duplicate offset": (s) => s.members[0].taskOffsets.push({ subtopologyId: "a", partition: 0, offset: 1 }),
@@ -336,6 +336,23 @@ test("each fall-back rule, one at a time", () => {
     change(s);
     const { fast } = agree("highly_available", s, null, what);
     assert.equal(fast.message, FELL_BACK, `${what}: falls back`);
+  }
+  // Tasks and offsets of a subtopology the spec no longer holds stay on the fast path.
+  for (const [what, change] of Object.entries({
+    "a task of a removed subtopology": (s) => (s.members[1].activeTasks[0].subtopologyId = "gone"),
+    "an offset of a removed subtopology": (s) => (s.members[0].taskOffsets[0].subtopologyId = "gone"),
+    "both, and a warm-up of another": (s) => {
+      s.members[1].activeTasks.push({ subtopologyId: "gone", partitions: [3] });
+      s.members[1].warmupTasks = [{ subtopologyId: "gone2", partitions: [0] }];
+      s.members[0].taskEndOffsets = [{ subtopologyId: "gone", partition: 3, offset: 9 }];
+    },
+  })) {
+    const s = base();
+    change(s);
+    for (const name of ["sticky", "highly_available"]) {
+      const r = agree(name, s, { numStandbyReplicas: 1 }, what);
+      assert.ok(!("error" in r.fast), `${what}: the fast path answers`);
+    }
   }
   // What JSON.stringify drops (undefined values) the fast path drops too.
   const s = base();
