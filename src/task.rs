@@ -93,6 +93,17 @@ impl TaskSet {
         Self::normalized(runs)
     }
 
+    /// Runs already in the invariant form (subtopologies and each run's partitions
+    /// strictly increasing, no run empty), as the assignors build them: taken as they
+    /// are, without the checks of `from_sorted_runs`.
+    pub(crate) fn from_normalized_runs(runs: Vec<(Arc<str>, Vec<i32>)>) -> Self {
+        debug_assert!(runs.windows(2).all(|w| w[0].0 < w[1].0));
+        debug_assert!(runs
+            .iter()
+            .all(|(_, ps)| !ps.is_empty() && ps.windows(2).all(|w| w[0] < w[1])));
+        TaskSet(runs)
+    }
+
     pub fn insert(&mut self, subtopology: &str, partition: i32) -> bool {
         match self.find(subtopology) {
             Ok(i) => {

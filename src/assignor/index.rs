@@ -461,8 +461,8 @@ impl<'a> Index<'a> {
         self.candidates.of(t as usize)
     }
 
-    /// Builds a task set from sorted valid dense tasks; every buffer is allocated at
-    /// its final size.
+    /// Builds a task set from sorted, distinct, valid dense tasks; every buffer is
+    /// allocated at its final size.
     pub fn task_set(&self, tasks: &[u32]) -> TaskSet {
         if tasks.is_empty() {
             return TaskSet::new();
@@ -490,7 +490,8 @@ impl<'a> Index<'a> {
             runs.push((self.ids[s].clone(), partitions));
             rest = &rest[k..];
         }
-        TaskSet::from_sorted_runs(runs)
+        // Sorted valid tasks give strictly increasing runs and partitions.
+        TaskSet::from_normalized_runs(runs)
     }
 }
 

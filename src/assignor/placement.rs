@@ -480,6 +480,7 @@ impl<'i, 'a> Placement<'i, 'a> {
             .filter(|&m| ix.eligible[m as usize])
             .collect();
         let e = eligible.len();
+        let rotation: Vec<u32> = (0..e).map(|i| eligible[(i + e / 2) % e]).collect();
         let mut turn = 0usize;
         let mut rest: Vec<(u32, u32)> = Vec::new();
         let rounds = pending.iter().map(|&(_, k)| k).max().unwrap_or(0);
@@ -490,8 +491,7 @@ impl<'i, 'a> Placement<'i, 'a> {
                 }
                 // The next member in rotation with room left.
                 let mut m = None;
-                while turn < e {
-                    let candidate = eligible[(turn + e / 2) % e];
+                while let Some(&candidate) = rotation.get(turn) {
                     if left[candidate as usize] > 0 {
                         m = Some(candidate);
                         break;
@@ -682,30 +682,7 @@ impl<'i, 'a> Placement<'i, 'a> {
     /// per-member vectors).
     pub fn into_assignment(self) -> GroupAssignment {
         let ix = self.ix;
-        let n = ix.num_members();
-        let slots = self.slots;
-        let replicas = self.replicas;
-        let actives = by_member(n, || {
-            self.active_owner
-                .iter()
-                .enumerate()
-                .filter(|(_, &m)| m != NONE)
-                .map(|(t, &m)| (m, t as u32))
-        });
-        let standbys = by_member(n, || {
-            self.holders
-                .chunks_exact(slots)
-                .enumerate()
-                .flat_map(move |(t, slot)| slot[..replicas].iter().map(move |&m| (m, t as u32)))
-                .filter(|&(m, _)| m != NONE)
-        });
-        let warmups = by_member(n, || {
-            self.holders
-                .chunks_exact(slots)
-                .enumerate()
-                .map(move |(t, slot)| (slot[replicas], t as u32))
-                .filter(|&(m, _)| m != NONE)
-        });
+        let [actives, standbys, warmups] = self.by_member();
         let members = ix
             .members
             .iter()
@@ -725,27 +702,62 @@ impl<'i, 'a> Placement<'i, 'a> {
     }
 }
 
-/// The (member, task) pairs of `pairs()` grouped by member (a counting sort; the
-/// pairs come in task order, so each member's list is sorted).
-fn by_member<I: Iterator<Item = (u32, u32)>>(n: usize, pairs: impl Fn() -> I) -> Flat<u32> {
-    let mut start = vec![0u32; n + 1];
-    for (m, _) in pairs() {
-        start[m as usize + 1] += 1;
+impl Placement<'_, '_> {
+    /// Each member's active, standby and warm-up tasks, sorted: a counting sort
+    /// straight from the per-task holders (two passes over the tasks, flat buffers).
+    fn by_member(&self) -> [Flat<u32>; 3] {
+        let n = self.ix.num_members();
+        let (slots, replicas) = (self.slots, self.replicas);
+        // Runs `$body` with (role, member, task) for every holder, in task order.
+        macro_rules! each_holder {
+            (|$role:ident, $m:ident, $t:ident| $body:expr) => {
+                for (t, (&owner, slot)) in self
+                    .active_owner
+                    .iter()
+                    .zip(self.holders.chunks_exact(slots))
+                    .enumerate()
+                {
+                    let $t = t as u32;
+                    if owner != NONE {
+                        let ($role, $m) = (0usize, owner);
+                        $body;
+                    }
+                    for (i, &$m) in slot.iter().enumerate() {
+                        if $m != NONE {
+                            let $role: usize = if i < replicas { 1 } else { 2 };
+                            $body;
+                        }
+                    }
+                }
+            };
+        }
+        let mut start = [vec![0u32; n + 1], vec![0u32; n + 1], vec![0u32; n + 1]];
+        each_holder!(|role, m, _t| start[role][m as usize + 1] += 1);
+        let mut items: [Vec<u32>; 3] = Default::default();
+        for role in 0..3 {
+            let s = &mut start[role];
+            for i in 1..=n {
+                s[i] += s[i - 1];
+            }
+            items[role] = vec![0u32; s[n] as usize];
+        }
+        each_holder!(|role, m, t| {
+            let slot = &mut start[role][m as usize];
+            items[role][*slot as usize] = t;
+            *slot += 1;
+        });
+        let [s0, s1, s2] = start;
+        let [i0, i1, i2] = items;
+        [flat(s0, i0), flat(s1, i1), flat(s2, i2)]
     }
-    for i in 1..=n {
-        start[i] += start[i - 1];
-    }
-    let total = start[n] as usize;
-    if total == 0 {
+}
+
+/// A counting sort's result: each cursor in `start` points at the next member's start
+/// after the fill, so it shifts back by one.
+fn flat(mut start: Vec<u32>, items: Vec<u32>) -> Flat<u32> {
+    if items.is_empty() {
         return Flat::empty();
     }
-    let mut items = vec![0u32; total];
-    for (m, t) in pairs() {
-        let slot = &mut start[m as usize];
-        items[*slot as usize] = t;
-        *slot += 1;
-    }
-    // Each cursor now points at the next member's start: shift back by one.
     start.rotate_right(1);
     start[0] = 0;
     Flat::from_parts(start, items)
