@@ -4,7 +4,8 @@
 //! active owners keep their tasks while under quota; then previous standby / warm-up
 //! holders (most caught up first); the rest fill the least-loaded members level, in
 //! contiguous runs. Standbys go to processes that do not hold the task: the previous
-//! active owner first, previous standby holders next, then level by total load.
+//! active owner first, previous standby holders next, then level by total load, in
+//! contiguous runs too.
 //! Unlike Kafka's, every tie breaks on sorted ids, so the result is reproducible, and
 //! a member's share never differs from another's by more than one task unless a
 //! stale member (SPEC 4.4) keeps fewer.
