@@ -682,7 +682,10 @@ export declare function assign(
   groupSpec: GroupSpec | string,
   config?: AssignmentConfig | CoordinatorConfig | string | null,
 ): GroupAssignment;
-/** The quality figures of `result` as an assignment of `groupSpec`. */
+/**
+ * The quality figures of `result` as an assignment of `groupSpec`. Plain objects take the
+ * same packed fast path as assign().
+ */
 export declare function assignmentQuality(
   groupSpec: GroupSpec | string,
   result: GroupAssignment | string,

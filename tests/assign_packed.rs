@@ -7,8 +7,9 @@
 use serde_json::{json, Value};
 use streams_rebalance::assignor::json::{assign_json, decode_spec, MAX_TASKS};
 use streams_rebalance::assignor::packed::{
-    assign_packed, decode, encode, warmup_caught_up_packed, PackedSpec, FORMAT,
+    assign_packed, decode, encode, quality_packed, warmup_caught_up_packed, PackedSpec, FORMAT,
 };
+use streams_rebalance::assignor::quality::quality;
 use streams_rebalance::assignor::{by_name, warmup_caught_up, AssignmentConfig, GroupSpec};
 use streams_rebalance::limits::MAX_STRING_BYTES;
 
@@ -262,6 +263,75 @@ fn assign_packed_gives_the_strict_result() {
         let packed = pack(spec);
         let buf = assign_packed(name, Some(config), packed.view()).expect("fast path");
         assert_eq!(unpack_result(&buf, spec), strict, "{name}: {spec}");
+    }
+}
+
+/// Appends an assignment (JSON, as `assign()` returns it) as `assignmentQuality()`'s
+/// fast path does.
+fn pack_assignment(p: &mut Packed, spec: &Value, result: &Value) {
+    let ids: Vec<&str> = spec["subtopologies"]
+        .as_array()
+        .expect("subtopologies")
+        .iter()
+        .map(|s| s["subtopologyId"].as_str().expect("id"))
+        .collect();
+    let members = result["members"].as_object().expect("members");
+    p.ints.push(members.len() as i32);
+    for (id, m) in members {
+        p.string(id);
+        for role in ["activeTasks", "standbyTasks", "warmupTasks"] {
+            let list = m[role].as_array().cloned().unwrap_or_default();
+            p.ints.push(list.len() as i32);
+            for t in &list {
+                let sid = t["subtopologyId"].as_str().expect("id");
+                match ids.iter().position(|x| *x == sid) {
+                    Some(i) => p.ints.push(i as i32),
+                    None => {
+                        p.ints.push(-1);
+                        p.string(sid);
+                    }
+                }
+                let parts = t["partitions"].as_array().expect("partitions");
+                p.ints.push(parts.len() as i32);
+                p.ints
+                    .extend(parts.iter().map(|x| x.as_i64().expect("partition") as i32));
+            }
+        }
+    }
+}
+
+#[test]
+fn quality_packed_gives_the_strict_figures() {
+    for case in cases() {
+        let name = case["assignor"].as_str().expect("name");
+        let spec = &case["groupSpec"];
+        let result: Value = serde_json::from_str(
+            &assign_json(name, &spec.to_string(), Some(&case["config"].to_string()))
+                .expect("assigns"),
+        )
+        .expect("JSON");
+        let strict_spec = decode_spec(spec).expect("valid");
+        let strict_result: streams_rebalance::assignor::GroupAssignment =
+            streams_rebalance::protocol::json::decode(&result, "result").expect("valid");
+        let expected = quality(&strict_spec, &strict_result);
+        let mut p = pack(spec);
+        pack_assignment(&mut p, spec, &result);
+        assert_eq!(quality_packed(p.view()), Some(expected), "{name}: {spec}");
+        // The assignment of another group: still figures, the strict path's.
+        let mut other = result.clone();
+        other["members"]["stranger"] =
+            json!({ "activeTasks": [{ "subtopologyId": "nope", "partitions": [0] }] });
+        let strict_other: streams_rebalance::assignor::GroupAssignment =
+            streams_rebalance::protocol::json::decode(&other, "result").expect("valid");
+        let mut p = pack(spec);
+        pack_assignment(&mut p, spec, &other);
+        assert_eq!(
+            quality_packed(p.view()),
+            Some(quality(&strict_spec, &strict_other))
+        );
+        // A truncated assignment is the strict path's.
+        p.ints.pop();
+        assert_eq!(quality_packed(p.view()), None);
     }
 }
 

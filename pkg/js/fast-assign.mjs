@@ -1,5 +1,5 @@
-// The fast path of `assign()` and `warmupCaughtUp()` (the package's public ones, in
-// every build).
+// The fast path of `assign()`, `warmupCaughtUp()` and `assignmentQuality()` (the
+// package's public ones, in every build).
 //
 // A group spec given as a plain JS object is walked once and packed (one string, an
 // Int32Array, a Float64Array: the layout is described in src/assignor/packed.rs);
@@ -338,6 +338,47 @@ function pack(spec, subIds, memberIds) {
   for (let i = 0; i < subs.length; i++) subtopology(subs[i], subIndex, subIds, subBytes, i);
   for (let i = 0; i < members.length; i++) member(members[i], subIndex, subBytes, memberIds);
   if (bound > MAX_INPUT_BYTES) fail();
+  return { subIndex, subBytes };
+}
+
+/** Packs an assignment to rate (`{ members: { [memberId]: { activeTasks, ... } } }`)
+ * after the spec, as the strict decoder reads it. */
+function packAssignment(result, { subIndex, subBytes }) {
+  bound = 0;
+  object(result);
+  let members;
+  for (const k in result) {
+    const v = result[k];
+    bound += k.length + 4;
+    if (k === "members") members = v;
+    else if (v !== undefined) fail();
+  }
+  object(members);
+  const at = ni;
+  int(0);
+  let count = 0;
+  for (const id in members) {
+    const m = members[id];
+    bound += 4;
+    if (m === undefined) continue;
+    object(m);
+    let active, standby, warmup;
+    for (const k in m) {
+      const v = m[k];
+      bound += k.length + 4;
+      if (k === "activeTasks") active = v;
+      else if (k === "standbyTasks") standby = v;
+      else if (k === "warmupTasks") warmup = v;
+      else if (v !== undefined) fail();
+    }
+    string(id);
+    taskList(active, subIndex, subBytes);
+    taskList(standby, subIndex, subBytes);
+    taskList(warmup, subIndex, subBytes);
+    count++;
+  }
+  ints[at] = count;
+  if (bound > MAX_INPUT_BYTES) fail();
 }
 
 let at = 0;
@@ -394,16 +435,17 @@ function prototypesClean() {
 }
 
 /**
- * Packs `groupSpec` and calls `packed(strings, ints, floats, subIds, memberIds)`; its
+ * Packs `groupSpec` (and `result`, when given) and calls `packed(strings, ints, floats, subIds, memberIds)`; its
  * answer, or null for "use the strict path" (never throws).
  */
-function viaPacked(groupSpec, packed) {
+function viaPacked(groupSpec, packed, result) {
   if (busy || !plain(groupSpec) || !prototypesClean()) return null;
   busy = true;
   try {
     const subIds = [];
     const memberIds = [];
-    pack(groupSpec, subIds, memberIds);
+    const context = pack(groupSpec, subIds, memberIds);
+    if (result !== undefined) packAssignment(result, context);
     return packed(text, ints.subarray(0, ni), floats.subarray(0, nf), subIds, memberIds);
   } catch (e) {
     return null;
@@ -442,5 +484,25 @@ export function fastWarmupCaughtUp(strict, packed) {
       return typeof b === "boolean" ? b : null;
     });
     return result !== null ? result : strict(groupSpec, config);
+  };
+}
+
+/**
+ * `assignmentQuality(groupSpec, result)` from the strict one and a packed one
+ * (`(strings, ints, floats) => figures | undefined`; spec and assignment packed).
+ */
+export function fastAssignmentQuality(strict, packed) {
+  return function assignmentQuality(groupSpec, result) {
+    const q = plain(result)
+      ? viaPacked(
+          groupSpec,
+          (strings, ints, floats) => {
+            const figures = packed(strings, ints, floats);
+            return figures === undefined ? null : figures;
+          },
+          result,
+        )
+      : null;
+    return q !== null ? q : strict(groupSpec, result);
   };
 }

@@ -24,11 +24,17 @@
 //! the spec does not hold (a member still owning tasks of a removed subtopology).
 //! `floats` holds the offsets (safe integers), in the order of the offset entries.
 //!
+//! `assignmentQuality()` sends the assignment to rate after the spec, in the same
+//! buffers: `entry count, per entry: member id, 3 x (run count, runs...)`.
+//!
 //! Result, in sorted member order (the order of the strict path's output):
 //! `member input index, 3 x (run count, per run: subtopology input index, count, partitions...)`.
 
 use super::json::{assignor, decode_config, MAX_TASKS};
-use super::{warmup_caught_up, GroupAssignment, GroupSpec, MemberSpec, SubtopologySpec};
+use super::quality::{quality, Quality};
+use super::{
+    warmup_caught_up, GroupAssignment, GroupSpec, MemberAssignment, MemberSpec, SubtopologySpec,
+};
 use crate::limits::MAX_STRING_BYTES;
 use crate::protocol::json::MAX_SAFE_INTEGER;
 use crate::task::{TaskId, TaskSet};
@@ -68,6 +74,17 @@ struct Reader<'a> {
 
 // Inlined even in the size-optimised wasm build: they are most of the decoding work.
 impl<'a> Reader<'a> {
+    fn new(p: PackedSpec<'a>) -> Self {
+        Reader {
+            strings: p.strings,
+            ints: p.ints,
+            floats: p.floats,
+            s: 0,
+            i: 0,
+            f: 0,
+        }
+    }
+
     #[inline(always)]
     fn int(&mut self) -> Option<i32> {
         let v = *self.ints.get(self.i)?;
@@ -230,14 +247,12 @@ fn member(r: &mut Reader<'_>, ids: &[Arc<str>], group_epoch: i32) -> Option<Memb
 
 /// Decodes a packed spec; `None` means "use the strict path".
 pub fn decode(p: PackedSpec<'_>) -> Option<Decoded> {
-    let mut r = Reader {
-        strings: p.strings,
-        ints: p.ints,
-        floats: p.floats,
-        s: 0,
-        i: 0,
-        f: 0,
-    };
+    let mut r = Reader::new(p);
+    let d = decode_spec(&mut r)?;
+    r.done().then_some(d)
+}
+
+fn decode_spec(r: &mut Reader<'_>) -> Option<Decoded> {
     if r.int()? != FORMAT {
         return None;
     }
@@ -245,7 +260,7 @@ pub fn decode(p: PackedSpec<'_>) -> Option<Decoded> {
     let members = r.count()?;
     let topology_epoch = r.int()?;
     // Each subtopology takes 3 ints and each member at least 10: bounds allocations.
-    if subs > p.ints.len() / 3 || members > p.ints.len() / 10 {
+    if subs > r.ints.len() / 3 || members > r.ints.len() / 10 {
         return None;
     }
     let mut subtopologies = Vec::with_capacity(subs);
@@ -270,10 +285,7 @@ pub fn decode(p: PackedSpec<'_>) -> Option<Decoded> {
         .collect();
     let mut list = Vec::with_capacity(members);
     for _ in 0..members {
-        list.push(member(&mut r, &ids, topology_epoch)?);
-    }
-    if !r.done() {
-        return None;
+        list.push(member(r, &ids, topology_epoch)?);
     }
     let sub_order = sorted_unique(subtopologies.iter().map(|s| s.id.as_str()))?;
     let member_order = sorted_unique(list.iter().map(|m| m.member_id.as_str()))?;
@@ -368,4 +380,33 @@ pub fn warmup_caught_up_packed(config: Option<&Value>, p: PackedSpec<'_>) -> Opt
     let config = decode_config(config).ok()?;
     let d = decode(p)?;
     Some(warmup_caught_up(&d.spec, &config))
+}
+
+/// `assignmentQuality()` on a packed spec followed by the packed assignment; `None` for
+/// "use the strict path".
+pub fn quality_packed(p: PackedSpec<'_>) -> Option<Quality> {
+    let mut r = Reader::new(p);
+    let d = decode_spec(&mut r)?;
+    // Task runs name subtopologies by input index.
+    let mut ids: Vec<Arc<str>> = vec![Arc::from(""); d.spec.subtopologies.len()];
+    for (s, &i) in d.spec.subtopologies.iter().zip(&d.subtopology_index) {
+        *ids.get_mut(i as usize)? = Arc::from(s.id.as_str());
+    }
+    let n = r.count()?;
+    let mut members = BTreeMap::new();
+    for _ in 0..n {
+        let id = r.string()?.to_owned();
+        let a = MemberAssignment {
+            active: task_set(&mut r, &ids)?,
+            standby: task_set(&mut r, &ids)?,
+            warmup: task_set(&mut r, &ids)?,
+        };
+        if members.insert(id, a).is_some() {
+            return None;
+        }
+    }
+    if !r.done() {
+        return None;
+    }
+    Some(quality(&d.spec, &GroupAssignment { members }))
 }

@@ -78,6 +78,19 @@ pub fn warmup_caught_up_packed(
     )
 }
 
+/// The fast path of the package's `assignmentQuality()` (internal): the figures, or
+/// undefined for "call the strict `assignmentQuality` instead".
+#[wasm_bindgen(js_name = "__assignmentQualityPacked")]
+pub fn assignment_quality_packed(strings: &str, ints: &[i32], floats: &[f64]) -> JsValue {
+    packed::quality_packed(PackedSpec {
+        strings,
+        ints,
+        floats,
+    })
+    .and_then(|q| output(&q).ok())
+    .unwrap_or(JsValue::UNDEFINED)
+}
+
 /// `assignmentQuality(groupSpec, result)` -> the quality figures of an assignment of
 /// that group (balance, tasks moved, standby spread, warm-ups in flight, rule breaks).
 #[wasm_bindgen(js_name = assignmentQuality)]

@@ -24,7 +24,7 @@ const distPath = join(root, "pkg", "dist", "node", "streams_rebalance.js");
 delete require.cache[require.resolve(distPath)];
 const raw = require(distPath);
 assert.notEqual(raw, pkg);
-const { fastAssign, fastWarmupCaughtUp } = require(join(root, "pkg", "dist", "node", "fast-assign.js"));
+const { fastAssign, fastWarmupCaughtUp, fastAssignmentQuality } = require(join(root, "pkg", "dist", "node", "fast-assign.js"));
 
 const FELL_BACK = "fell back to the strict path";
 /** The fast path alone: throws FELL_BACK where the package would call the strict one. */
@@ -46,7 +46,13 @@ const fastOnlyWarmup = fastWarmupCaughtUp(() => {
   throw new Error(FELL_BACK);
 }, raw.__warmupCaughtUpPacked);
 
+/** The same for assignmentQuality(). */
+const fastOnlyQuality = fastAssignmentQuality(() => {
+  throw new Error(FELL_BACK);
+}, raw.__assignmentQualityPacked);
+
 let fastAnswers = 0;
+let fastQualityAnswers = 0;
 let caughtUp = 0;
 let fastWarmupAnswers = 0;
 let strictErrors = 0;
@@ -87,6 +93,21 @@ function agreeWarmup(spec, config, what) {
     fastWarmupAnswers++;
     assert.ok(!("error" in strict), `${what}: warmupCaughtUp's fast path answered where the strict path throws`);
     assert.equal(fast.json, strict.json, `${what}: warmupCaughtUp's fast path`);
+  }
+}
+
+/** Asserts the package's assignmentQuality() and the strict one agree. */
+function agreeQuality(spec, result, what) {
+  const strict = outcome(() => raw.assignmentQuality(spec, result));
+  const got = outcome(() => pkg.assignmentQuality(spec, result));
+  assert.deepEqual(got, strict, `${what}: assignmentQuality`);
+  const fast = outcome(() => fastOnlyQuality(spec, result));
+  if ("error" in fast) {
+    assert.equal(fast.message, FELL_BACK, `${what}: assignmentQuality's fast path never throws its own error`);
+  } else {
+    fastQualityAnswers++;
+    assert.ok(!("error" in strict), `${what}: assignmentQuality's fast path answered where the strict path throws`);
+    assert.equal(fast.json, strict.json, `${what}: assignmentQuality's fast path`);
   }
 }
 
@@ -194,13 +215,16 @@ test("random valid group specs: the package's assign() equals the strict one, an
   strictErrors = 0;
   caughtUp = 0;
   fastWarmupAnswers = 0;
+  fastQualityAnswers = 0;
   const n = 1500;
   for (let i = 0; i < n; i++) {
     const spec = groupSpec();
     const c = config();
-    agree(pick(["sticky", "highly_available"]), spec, c, `valid #${i}: ${JSON.stringify(spec)}`);
+    const { strict } = agree(pick(["sticky", "highly_available"]), spec, c, `valid #${i}: ${JSON.stringify(spec)}`);
     agreeWarmup(spec, c, `valid #${i}: ${JSON.stringify(spec)}`);
+    if ("value" in strict) agreeQuality(spec, strict.value, `valid #${i}: ${JSON.stringify(spec)}`);
   }
+  assert.ok(fastQualityAnswers > n * 0.8, `assignmentQuality's fast path answered ${fastQualityAnswers} of ${n}`);
   assert.ok(caughtUp > 0, "some generated warm-ups have caught up");
   assert.ok(fastWarmupAnswers > n * 0.8, `warmupCaughtUp's fast path answered ${fastWarmupAnswers} of ${n}`);
   // Duplicate offsets (an error) are rare in the generator: most cases are answered
@@ -268,6 +292,14 @@ function nodes(v, out = []) {
 }
 
 function mutate(spec) {
+  try {
+    mutateOnce(spec);
+  } catch {
+    // A getter-only property (one of the hostile values) cannot be set: skip.
+  }
+}
+
+function mutateOnce(spec) {
   const all = nodes(spec);
   const target = pick(all);
   const keys = Object.keys(target);
@@ -294,6 +326,15 @@ test("hostile group specs: the same result or exactly the same Error as the stri
     const c = config();
     agree(pick(["sticky", "highly_available"]), spec, c, `hostile #${i} from ${before}`);
     agreeWarmup(spec, c, `hostile #${i} from ${before}`);
+    // A hostile assignment to rate, of a valid spec and of the hostile one.
+    const fresh = groupSpec();
+    const result = outcome(() => raw.assign("sticky", fresh));
+    if ("value" in result) {
+      const r = result.value;
+      for (let k = int(3); k > 0; k--) mutate(r);
+      agreeQuality(fresh, r, `hostile result #${i} of ${JSON.stringify(fresh)}`);
+      agreeQuality(spec, r, `hostile result #${i} of the hostile spec`);
+    }
   }
   assert.ok(strictErrors > n / 2, `${strictErrors} of ${n} were errors`);
 });
@@ -447,6 +488,8 @@ test("every entry point of the package gives the fast assign()", async () => {
   assert.equal(typeof web.default, "function", "init() is the default export");
   assert.equal(web.assign.toString(), pkg.assign.toString(), "the web build's assign is the same wrapper");
   assert.equal(web.warmupCaughtUp.toString(), pkg.warmupCaughtUp.toString());
+  assert.equal(web.assignmentQuality.toString(), pkg.assignmentQuality.toString());
+  assert.equal(esm.assignmentQuality, pkg.assignmentQuality);
   assert.equal(esm.warmupCaughtUp, pkg.warmupCaughtUp);
   assert.notEqual(pkg.warmupCaughtUp, raw.warmupCaughtUp);
   for (let i = 0; i < 200; i++) {
