@@ -245,8 +245,13 @@ impl<'a> Index<'a> {
 
     /// The index of subtopology `sub`, searching from `from` on (callers walk sorted
     /// input, so the search range shrinks as they go); `Err` with where it would be.
-    /// The next few are probed first: sets usually run over subtopologies in order.
-    fn find_subtopology(&self, from: usize, sub: &str) -> Result<usize, usize> {
+    /// `hint` (where the caller found the last one) is tried first, then the next few
+    /// are probed: members' sets usually start where the previous member's ended and
+    /// run over subtopologies in order.
+    fn find_subtopology(&self, from: usize, sub: &str, hint: usize) -> Result<usize, usize> {
+        if hint >= from && self.subtopologies.get(hint).is_some_and(|x| x.id == sub) {
+            return Ok(hint);
+        }
         let rest = self.subtopologies.get(from..).unwrap_or(&[]);
         for (i, x) in rest.iter().take(4).enumerate() {
             match cmp_id(&x.id, sub) {
@@ -279,12 +284,16 @@ impl<'a> Index<'a> {
     }
 
     /// Appends the valid tasks of a set, sorted (both sides are sorted by subtopology
-    /// id, so each subtopology is searched for only in the rest of the list).
-    fn tasks_into(&self, set: &TaskSet, out: &mut Vec<u32>) {
+    /// id, so each subtopology is searched for only in the rest of the list). `hint`:
+    /// where the last subtopology was found, kept from call to call.
+    fn tasks_into(&self, set: &TaskSet, out: &mut Vec<u32>, hint: &mut usize) {
         let mut s = 0usize;
         for (sub, parts) in set.subtopologies() {
-            match self.find_subtopology(s, sub) {
-                Ok(i) => s = i,
+            match self.find_subtopology(s, sub, *hint) {
+                Ok(i) => {
+                    s = i;
+                    *hint = i;
+                }
                 Err(i) => {
                     s = i;
                     continue;
@@ -303,7 +312,7 @@ impl<'a> Index<'a> {
     /// The valid tasks of a set, sorted.
     pub fn tasks_of(&self, set: &TaskSet) -> Vec<u32> {
         let mut out = Vec::with_capacity(set.len());
-        self.tasks_into(set, &mut out);
+        self.tasks_into(set, &mut out, &mut 0);
         out
     }
 
@@ -315,7 +324,7 @@ impl<'a> Index<'a> {
         for (task, &v) in offsets {
             let sub = task.subtopology.as_str();
             if current.is_none_or(|c| cmp_id(c, sub) != std::cmp::Ordering::Equal) {
-                match self.find_subtopology(s, sub) {
+                match self.find_subtopology(s, sub, s) {
                     Ok(i) => {
                         s = i;
                         current = Some(self.subtopologies[i].id.as_str());
@@ -350,11 +359,12 @@ impl<'a> Index<'a> {
             }
             counts[t as usize + 1] += 1;
         };
+        let mut hint = 0usize;
         for m in 0..n {
             let spec = self.members[m];
             // Actives: keep the tasks this member is the first to claim.
             let from = prev_active_of.items.len();
-            self.tasks_into(&spec.active, &mut prev_active_of.items);
+            self.tasks_into(&spec.active, &mut prev_active_of.items, &mut hint);
             let mut kept = from;
             for r in from..prev_active_of.items.len() {
                 let t = prev_active_of.items[r];
@@ -370,7 +380,7 @@ impl<'a> Index<'a> {
             let actives = prev_active_of.of(m);
 
             let from = prev_standby_of.items.len();
-            self.tasks_into(&spec.standby, &mut prev_standby_of.items);
+            self.tasks_into(&spec.standby, &mut prev_standby_of.items, &mut hint);
             let stateful = &self.task_stateful;
             retain_tail(&mut prev_standby_of.items, from, |t| {
                 stateful[t as usize] && actives.binary_search(&t).is_err()
@@ -379,7 +389,7 @@ impl<'a> Index<'a> {
             let standbys = prev_standby_of.of(m);
 
             let from = prev_warmup_of.items.len();
-            self.tasks_into(&spec.warmup, &mut prev_warmup_of.items);
+            self.tasks_into(&spec.warmup, &mut prev_warmup_of.items, &mut hint);
             retain_tail(&mut prev_warmup_of.items, from, |t| {
                 stateful[t as usize]
                     && actives.binary_search(&t).is_err()

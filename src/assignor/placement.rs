@@ -23,6 +23,8 @@ pub(crate) struct Placement<'i, 'a> {
     stateful_active: Vec<u32>,
     /// Actives + standbys + warm-ups per member.
     pub total_count: Vec<u32>,
+    /// Warm-ups per member (standbys are then `total - active - warm-ups`).
+    warmup_count: Vec<u32>,
     pub process_active: Vec<u32>,
     pub process_total: Vec<u32>,
     stateful_quota: Quota,
@@ -60,6 +62,7 @@ impl<'i, 'a> Placement<'i, 'a> {
             active_count: vec![0; n],
             stateful_active: vec![0; n],
             total_count: vec![0; n],
+            warmup_count: vec![0; n],
             process_active: vec![0; ix.num_processes()],
             process_total: vec![0; ix.num_processes()],
             stateful_quota,
@@ -120,6 +123,15 @@ impl<'i, 'a> Placement<'i, 'a> {
 
     /// Puts a standby of `t` on `m` if a slot is free; false otherwise.
     pub fn give_standby(&mut self, t: u32, m: u32) -> bool {
+        let given = self.put_standby(t, m);
+        if given {
+            self.count_extra(m);
+        }
+        given
+    }
+
+    /// `give_standby` without the counting: the caller counts with `count_extras`.
+    fn put_standby(&mut self, t: u32, m: u32) -> bool {
         let base = t as usize * self.slots;
         let Some(slot) = self.holders[base..base + self.replicas]
             .iter()
@@ -128,7 +140,6 @@ impl<'i, 'a> Placement<'i, 'a> {
             return false;
         };
         self.holders[base + slot] = m;
-        self.count_extra(m);
         true
     }
 
@@ -136,6 +147,7 @@ impl<'i, 'a> Placement<'i, 'a> {
         let slot = t as usize * self.slots + self.replicas;
         if self.holders[slot] == NONE {
             self.holders[slot] = m;
+            self.warmup_count[m as usize] += 1;
             self.count_extra(m);
         }
     }
@@ -145,6 +157,18 @@ impl<'i, 'a> Placement<'i, 'a> {
         self.total_count[mi] += 1;
         self.process_total[p] += 1;
         self.total_quota.note(mi, self.total_count[mi]);
+    }
+
+    /// `count_extra` `k` times in a row for one member.
+    fn count_extras(&mut self, m: u32, k: u32) {
+        if k == 0 {
+            return;
+        }
+        let (mi, p) = (m as usize, self.process(m));
+        let total = self.total_count[mi];
+        self.total_count[mi] += k;
+        self.process_total[p] += k;
+        self.total_quota.note_run(mi, total, total + k);
     }
 
     pub fn standbys_of(&self, t: u32) -> usize {
@@ -484,6 +508,9 @@ impl<'i, 'a> Placement<'i, 'a> {
         let mut turn = 0usize;
         let mut rest: Vec<(u32, u32)> = Vec::new();
         let rounds = pending.iter().map(|&(_, k)| k).max().unwrap_or(0);
+        // The turn only moves on, so each member takes its block in one stretch: its
+        // standbys are counted at once when the turn leaves it (as one at a time).
+        let mut taken: (u32, u32) = (NONE, 0);
         for round in 0..rounds {
             for &(t, k) in &pending {
                 if k <= round {
@@ -500,7 +527,11 @@ impl<'i, 'a> Placement<'i, 'a> {
                 }
                 match m {
                     Some(m) if !self.process_holds(t, self.process(m)) => {
-                        self.give_standby(t, m);
+                        if taken.0 != m {
+                            self.count_extras(taken.0, taken.1);
+                            taken = (m, 0);
+                        }
+                        taken.1 += u32::from(self.put_standby(t, m));
                         left[m as usize] -= 1;
                     }
                     _ => match rest.last_mut() {
@@ -510,6 +541,7 @@ impl<'i, 'a> Placement<'i, 'a> {
                 }
             }
         }
+        self.count_extras(taken.0, taken.1);
         rest
     }
 
@@ -731,8 +763,14 @@ impl Placement<'_, '_> {
                 }
             };
         }
+        // The per-member counts give each list's size: one pass over the tasks.
         let mut start = [vec![0u32; n + 1], vec![0u32; n + 1], vec![0u32; n + 1]];
-        each_holder!(|role, m, _t| start[role][m as usize + 1] += 1);
+        for m in 0..n {
+            let (active, warmup) = (self.active_count[m], self.warmup_count[m]);
+            start[0][m + 1] = active;
+            start[1][m + 1] = self.total_count[m].saturating_sub(active + warmup);
+            start[2][m + 1] = warmup;
+        }
         let mut items: [Vec<u32>; 3] = Default::default();
         for role in 0..3 {
             let s = &mut start[role];
@@ -741,11 +779,20 @@ impl Placement<'_, '_> {
             }
             items[role] = vec![0u32; s[n] as usize];
         }
+        #[cfg(debug_assertions)]
+        let ends = start.clone();
         each_holder!(|role, m, t| {
             let slot = &mut start[role][m as usize];
-            items[role][*slot as usize] = t;
+            if let Some(item) = items[role].get_mut(*slot as usize) {
+                *item = t;
+            }
             *slot += 1;
         });
+        // Each cursor ends at the next member's start when the counts were right.
+        #[cfg(debug_assertions)]
+        for r in 0..3 {
+            assert_eq!(start[r][..n], ends[r][1..], "by_member counts of role {r}");
+        }
         let [s0, s1, s2] = start;
         let [i0, i1, i2] = items;
         [flat(s0, i0), flat(s1, i1), flat(s2, i2)]
