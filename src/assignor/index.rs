@@ -466,6 +466,16 @@ impl<'a> Index<'a> {
         self.task_offsets = task_offsets;
     }
 
+    /// Did any member hold any task as standby or warm-up, or report an offset?
+    pub fn has_candidates(&self) -> bool {
+        !self.candidates.is_empty()
+    }
+
+    /// Did any member own any task as active?
+    pub fn has_prev_actives(&self) -> bool {
+        !self.prev_active_of.is_empty()
+    }
+
     /// Members that held `t` as standby, warm-up or with reported offsets, best first.
     pub fn candidates(&self, t: u32) -> &[Candidate] {
         self.candidates.of(t as usize)

@@ -202,7 +202,7 @@ impl<'i, 'a> Placement<'i, 'a> {
             }
         }
         // 2. members that held the task as standby / warm-up, or left state for it.
-        if stateful {
+        if stateful && ix.has_candidates() {
             for t in 0..ix.num_tasks {
                 if !ix.task_stateful[t as usize] || self.active_owner[t as usize] != NONE {
                     continue;
@@ -478,8 +478,13 @@ impl<'i, 'a> Placement<'i, 'a> {
             &self.process_total,
             total,
         );
-        let mut pending: Vec<(u32, u32)> = Vec::with_capacity(queue.len());
-        for &(t, k) in queue {
+        // Without previous holders (an initial assignment) the queue is all pending.
+        let mut pending: Vec<(u32, u32)> = Vec::new();
+        let holders_before = ix.has_prev_actives() || ix.has_candidates();
+        if holders_before {
+            pending.reserve(queue.len());
+        }
+        for &(t, k) in queue.iter().filter(|_| holders_before) {
             let mut k = k;
             let prev = ix.prev_active[t as usize];
             let holders = std::iter::once(prev)
@@ -500,6 +505,7 @@ impl<'i, 'a> Placement<'i, 'a> {
                 pending.push((t, k));
             }
         }
+        let pending = if holders_before { &pending[..] } else { queue };
         let eligible: Vec<u32> = (0..ix.num_members() as u32)
             .filter(|&m| ix.eligible[m as usize])
             .collect();
@@ -512,7 +518,7 @@ impl<'i, 'a> Placement<'i, 'a> {
         // standbys are counted at once when the turn leaves it (as one at a time).
         let mut taken: (u32, u32) = (NONE, 0);
         for round in 0..rounds {
-            for &(t, k) in &pending {
+            for &(t, k) in pending {
                 if k <= round {
                     continue;
                 }
