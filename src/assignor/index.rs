@@ -487,15 +487,16 @@ impl<'a> Index<'a> {
         if tasks.is_empty() {
             return TaskSet::new();
         }
-        // Runs: one per subtopology the tasks fall in.
+        // Runs: one per subtopology the tasks fall in, each found by a galloping
+        // search (a member's tasks are mostly long runs).
         let mut num_runs = 0;
-        let (mut s, mut end) = (0usize, 0u32);
-        for &t in tasks {
-            if t >= end {
-                s = self.subtopology_of(s, t);
-                end = self.base.get(s + 1).copied().unwrap_or(u32::MAX);
-                num_runs += 1;
-            }
+        let mut rest = tasks;
+        let mut s = 0usize;
+        while let Some(&t) = rest.first() {
+            s = self.subtopology_of(s, t);
+            let end = self.base.get(s + 1).copied().unwrap_or(u32::MAX);
+            rest = &rest[run_len(rest, end)..];
+            num_runs += 1;
         }
         let mut runs: Vec<(Arc<str>, Vec<i32>)> = Vec::with_capacity(num_runs);
         let mut rest = tasks;
@@ -504,7 +505,7 @@ impl<'a> Index<'a> {
             s = self.subtopology_of(s, t);
             let lo = self.base[s];
             let end = self.base.get(s + 1).copied().unwrap_or(u32::MAX);
-            let k = rest.iter().position(|&x| x >= end).unwrap_or(rest.len());
+            let k = run_len(rest, end);
             let mut partitions = Vec::with_capacity(k);
             partitions.extend(rest[..k].iter().map(|&x| (x - lo) as i32));
             runs.push((self.ids[s].clone(), partitions));
@@ -513,6 +514,18 @@ impl<'a> Index<'a> {
         // Sorted valid tasks give strictly increasing runs and partitions.
         TaskSet::from_normalized_runs(runs)
     }
+}
+
+/// How many of the sorted `tasks` lie below `end` (the first does), by galloping:
+/// O(log k) for a run of k.
+fn run_len(tasks: &[u32], end: u32) -> usize {
+    let mut hi = 1;
+    while hi < tasks.len() && tasks[hi] < end {
+        hi *= 2;
+    }
+    let lo = hi / 2;
+    let hi = hi.min(tasks.len());
+    lo + tasks[lo..hi].partition_point(|&x| x < end)
 }
 
 /// Compares two ids as `str::cmp` does (byte order), eight bytes at a time inline:
@@ -617,7 +630,18 @@ fn cand(m: usize, held: Held, offset: i64) -> Candidate {
 
 #[cfg(test)]
 mod tests {
-    use super::cmp_id;
+    use super::{cmp_id, run_len};
+
+    #[test]
+    fn run_length_is_the_count_below_the_end() {
+        let tasks: Vec<u32> = (0..40).map(|i| i * 3).collect();
+        for n in 1..tasks.len() {
+            for end in 1..130 {
+                let want = tasks[..n].iter().filter(|&&x| x < end).count();
+                assert_eq!(run_len(&tasks[..n], end), want, "n {n} end {end}");
+            }
+        }
+    }
 
     #[test]
     fn id_comparison_is_byte_order() {
