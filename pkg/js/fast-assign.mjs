@@ -81,6 +81,38 @@ function object(o) {
   bound += 3;
 }
 
+/** The keys an object may have, as the strict decoder reads it (`Fields`), with a
+ * scratch array for their values. */
+function shape(...keys) {
+  return { keys, values: new Array(keys.length) };
+}
+
+const SPEC = shape("subtopologies", "members", "groupTopologyEpoch");
+const SUBTOPOLOGY = shape("subtopologyId", "numPartitions", "stateful");
+const KEY_VALUE = shape("key", "value");
+const MEMBER = shape(
+  "memberId", "processId", "topologyEpoch", "rackId", "clientTags",
+  "activeTasks", "standbyTasks", "warmupTasks", "taskOffsets", "taskEndOffsets",
+);
+const RESULT = shape("members");
+const MEMBER_RESULT = shape("activeTasks", "standbyTasks", "warmupTasks");
+
+/** A plain object's values in the order of `shape.keys` (undefined when absent); any
+ * other key with a value JSON.stringify writes means the strict path. The array is the
+ * shape's scratch: read it before the next call with the same shape. */
+function fields(o, { keys, values }) {
+  object(o);
+  for (let i = 0; i < values.length; i++) values[i] = undefined;
+  for (const k in o) {
+    const v = o[k];
+    bound += k.length + 4;
+    const i = keys.indexOf(k);
+    if (i >= 0) values[i] = v;
+    else if (v !== undefined) fail();
+  }
+  return values;
+}
+
 function string(s) {
   if (typeof s !== "string" || !s.isWellFormed()) fail();
   text += s;
@@ -130,16 +162,8 @@ function absent(v) {
 }
 
 function subtopology(s, subIndex, subIds, subBytes, i) {
-  object(s);
-  let id, num, stateful;
-  for (const k in s) {
-    const v = s[k];
-    bound += k.length + 4;
-    if (k === "subtopologyId") id = v;
-    else if (k === "numPartitions") num = v;
-    else if (k === "stateful") stateful = v;
-    else if (v !== undefined) fail();
-  }
+  const f = fields(s, SUBTOPOLOGY);
+  const id = f[0], num = f[1], stateful = f[2];
   string(id);
   if (subIndex.has(id)) fail();
   subIndex.set(id, i);
@@ -162,16 +186,8 @@ function clientTags(tags) {
   if (Array.isArray(tags)) {
     array(tags);
     for (let i = 0; i < tags.length; i++) {
-      const kv = tags[i];
-      object(kv);
-      let key, value;
-      for (const k in kv) {
-        const v = kv[k];
-        bound += k.length + 4;
-        if (k === "key") key = v;
-        else if (k === "value") value = v;
-        else if (v !== undefined) fail();
-      }
+      const f = fields(tags[i], KEY_VALUE);
+      const key = f[0], value = f[1];
       string(key);
       string(value);
       count++;
@@ -215,78 +231,68 @@ function taskSubtopology(id, subIndex, subBytes) {
   bound += subBytes[s];
 }
 
-function taskList(list, subIndex, subBytes) {
-  if (absent(list)) {
+const EMPTY = [];
+
+/** A list field (`Fields::list`: absent or null is empty): packs its length. */
+function list(l) {
+  if (absent(l)) {
     int(0);
-    return;
+    return EMPTY;
   }
-  array(list);
-  int(list.length);
-  for (let i = 0; i < list.length; i++) {
-    const t = list[i];
-    object(t);
-    let id, parts;
-    for (const k in t) {
-      const v = t[k];
-      bound += k.length + 4;
-      if (k === "subtopologyId") id = v;
-      else if (k === "partitions") parts = v;
-      else if (v !== undefined) fail();
-    }
-    taskSubtopology(id, subIndex, subBytes);
-    array(parts);
-    int(parts.length);
-    for (let j = 0; j < parts.length; j++) int(partition(parts[j]));
-  }
+  array(l);
+  int(l.length);
+  return l;
 }
 
-function offsetList(list, subIndex, subBytes) {
-  if (absent(list)) {
-    int(0);
-    return;
+function taskList(l, subIndex, subBytes) {
+  const a = list(l);
+  for (let i = 0; i < a.length; i++) taskIds(a[i], subIndex, subBytes);
+}
+
+// TaskIds and TaskOffset read their keys by hand, not with `fields`: a spec may hold
+// hundreds of thousands of them, and the generic lookup costs ~15% of the walk there.
+function taskIds(t, subIndex, subBytes) {
+  object(t);
+  let id, parts;
+  for (const k in t) {
+    const v = t[k];
+    bound += k.length + 4;
+    if (k === "subtopologyId") id = v;
+    else if (k === "partitions") parts = v;
+    else if (v !== undefined) fail();
   }
-  array(list);
-  int(list.length);
-  for (let i = 0; i < list.length; i++) {
-    const o = list[i];
-    object(o);
-    let id, p, offset;
-    for (const k in o) {
-      const v = o[k];
-      bound += k.length + 4;
-      if (k === "subtopologyId") id = v;
-      else if (k === "partition") p = v;
-      else if (k === "offset") offset = v;
-      else if (v !== undefined) fail();
-    }
-    taskSubtopology(id, subIndex, subBytes);
-    int(partition(p));
-    if (typeof offset !== "number" || !Number.isSafeInteger(offset)) fail();
-    float(offset);
-    bound += numberBytes(offset);
+  taskSubtopology(id, subIndex, subBytes);
+    array(parts);
+    int(parts.length);
+  for (let j = 0; j < parts.length; j++) int(partition(parts[j]));
+}
+
+function offsetList(l, subIndex, subBytes) {
+  const a = list(l);
+  for (let i = 0; i < a.length; i++) taskOffset(a[i], subIndex, subBytes);
+}
+
+function taskOffset(o, subIndex, subBytes) {
+  object(o);
+  let id, p, offset;
+  for (const k in o) {
+    const v = o[k];
+    bound += k.length + 4;
+    if (k === "subtopologyId") id = v;
+    else if (k === "partition") p = v;
+    else if (k === "offset") offset = v;
+    else if (v !== undefined) fail();
   }
+  taskSubtopology(id, subIndex, subBytes);
+  int(partition(p));
+  if (typeof offset !== "number" || !Number.isSafeInteger(offset)) fail();
+  float(offset);
+  bound += numberBytes(offset);
 }
 
 function member(m, subIndex, subBytes, memberIds) {
-  object(m);
-  let memberId, processId, epoch, rackId, tags, active, standby, warmup, offsets, ends;
-  for (const k in m) {
-    const v = m[k];
-    bound += k.length + 4;
-    switch (k) {
-      case "memberId": memberId = v; break;
-      case "processId": processId = v; break;
-      case "topologyEpoch": epoch = v; break;
-      case "rackId": rackId = v; break;
-      case "clientTags": tags = v; break;
-      case "activeTasks": active = v; break;
-      case "standbyTasks": standby = v; break;
-      case "warmupTasks": warmup = v; break;
-      case "taskOffsets": offsets = v; break;
-      case "taskEndOffsets": ends = v; break;
-      default: if (v !== undefined) fail();
-    }
-  }
+  const [memberId, processId, epoch, rackId, tags, active, standby, warmup, offsets, ends] =
+    fields(m, MEMBER);
   // A result key "__proto__" would set the prototype instead of adding a member.
   if (memberId === "__proto__") fail();
   string(memberId);
@@ -317,16 +323,7 @@ function pack(spec, subIds, memberIds) {
   nf = 0;
   text = "";
   bound = 0;
-  object(spec);
-  let subs, members, epoch;
-  for (const k in spec) {
-    const v = spec[k];
-    bound += k.length + 4;
-    if (k === "subtopologies") subs = v;
-    else if (k === "members") members = v;
-    else if (k === "groupTopologyEpoch") epoch = v;
-    else if (v !== undefined) fail();
-  }
+  const [subs, members, epoch] = fields(spec, SPEC);
   array(subs);
   array(members);
   int(FORMAT);
@@ -345,14 +342,7 @@ function pack(spec, subIds, memberIds) {
  * after the spec, as the strict decoder reads it. */
 function packAssignment(result, { subIndex, subBytes }) {
   bound = 0;
-  object(result);
-  let members;
-  for (const k in result) {
-    const v = result[k];
-    bound += k.length + 4;
-    if (k === "members") members = v;
-    else if (v !== undefined) fail();
-  }
+  const members = fields(result, RESULT)[0];
   object(members);
   const at = ni;
   int(0);
@@ -361,16 +351,7 @@ function packAssignment(result, { subIndex, subBytes }) {
     const m = members[id];
     bound += 4;
     if (m === undefined) continue;
-    object(m);
-    let active, standby, warmup;
-    for (const k in m) {
-      const v = m[k];
-      bound += k.length + 4;
-      if (k === "activeTasks") active = v;
-      else if (k === "standbyTasks") standby = v;
-      else if (k === "warmupTasks") warmup = v;
-      else if (v !== undefined) fail();
-    }
+    const [active, standby, warmup] = fields(m, MEMBER_RESULT);
     string(id);
     taskList(active, subIndex, subBytes);
     taskList(standby, subIndex, subBytes);
