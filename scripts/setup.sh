@@ -5,6 +5,8 @@
 #   - the wasm-bindgen CLI at exactly the version in Cargo.lock
 #   - Debian's chromium and chromium-driver (headless Chrome for wasm-bindgen-test
 #     and the page checks; never a browser downloaded by a tool)
+#   - Debian's firefox-esr and geckodriver (cargo install, pinned) for the wasm tests
+#     in headless Firefox
 #   - the npm dev packages of package-lock.json: binaryen 132 (wasm-opt; never
 #     Debian's binaryen, whose wasm-opt breaks this module), typescript, playwright-core
 set -euo pipefail
@@ -43,6 +45,22 @@ if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q chromium chromium-driver </dev/null
 fi
 
+# --- Firefox and geckodriver ---------------------------------------------------
+# geckodriver is not packaged by Debian: built from the Rust registry at a pinned
+# version with its own lock file (about 2 minutes on 2 cores, once).
+GECKODRIVER_VERSION=0.37.1
+if [ ! -x /usr/bin/firefox-esr ]; then
+  say "installing Debian's firefox-esr"
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends firefox-esr </dev/null
+fi
+if [ "$(geckodriver --version 2>/dev/null | head -n1 | cut -d' ' -f2)" != "$GECKODRIVER_VERSION" ]; then
+  say "installing geckodriver $GECKODRIVER_VERSION (about 2 minutes on 2 cores)"
+  cargo install geckodriver --locked --version "$GECKODRIVER_VERSION" --force
+fi
+
 # --- npm dev packages -----------------------------------------------------------
 # The hash of the lock file that node_modules was installed from.
 LOCK_HASH=$(sha256sum package-lock.json | cut -d' ' -f1)
@@ -53,4 +71,4 @@ if [ "$(cat node_modules/.lock-hash 2>/dev/null || true)" != "$LOCK_HASH" ] \
   echo "$LOCK_HASH" > node_modules/.lock-hash
 fi
 
-say "all tools present: $(wasm-bindgen --version), $(node_modules/.bin/wasm-opt --version | cut -d' ' -f1-3), tsc $(node_modules/.bin/tsc --version | cut -d' ' -f2), node $(node --version)"
+say "all tools present: $(wasm-bindgen --version), $(node_modules/.bin/wasm-opt --version | cut -d' ' -f1-3), tsc $(node_modules/.bin/tsc --version | cut -d' ' -f2), node $(node --version), $(geckodriver --version | head -n1)"

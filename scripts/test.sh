@@ -32,6 +32,10 @@ cargo test --target wasm32-unknown-unknown --tests
 step "cargo test (wasm32, in headless Chrome)"
 WASM_BINDGEN_USE_BROWSER=1 cargo test --target wasm32-unknown-unknown --tests
 
+step "cargo test (wasm32, in headless Firefox)"
+env -u CHROMEDRIVER GECKODRIVER="$(command -v geckodriver)" WASM_BINDGEN_USE_BROWSER=1 \
+  cargo test --target wasm32-unknown-unknown --tests
+
 step "build the wasm package"
 scripts/build-wasm.sh
 
