@@ -5,7 +5,7 @@
 
 import { renderBoard, renderEpochs, renderEvents, renderMarkers, markersOf, describeText } from "./view.js";
 import { encodeHash, decodeHash, markdownReport } from "./share.js";
-import { RULES } from "./rules.js";
+import { RULES, ruleUrl } from "./rules.js";
 import { renderHealth } from "./health.js";
 
 const $ = (id) => document.getElementById(id);
@@ -467,8 +467,20 @@ async function main() {
     o.textContent = p.title;
     sel.append(o);
   }
-  // Hover: the rule of the protocol behind each term.
-  for (const e of document.querySelectorAll("[data-rule]")) e.title = RULES[e.dataset.rule] || "";
+  // Hover: the rule of the protocol behind each term; the term links to its section.
+  for (const e of document.querySelectorAll("[data-rule]")) {
+    e.title = RULES[e.dataset.rule] || "";
+    const url = ruleUrl(e.dataset.rule);
+    if (url && !e.querySelector("a")) {
+      const a = document.createElement("a");
+      a.href = url;
+      a.target = "_blank";
+      a.rel = "noopener noreferrer";
+      a.className = "rule-link";
+      a.append(...e.childNodes);
+      e.append(a);
+    }
+  }
   wireControls();
   await fromHash();
   document.body.dataset.ready = "true";

@@ -17,6 +17,34 @@ export const RULES = {
   fenced: "FENCED_MEMBER_EPOCH / UNKNOWN_MEMBER_ID: the coordinator no longer knows this member at this epoch. The client drops all its tasks and rejoins with epoch 0 (SPEC 3).",
 };
 
+// Where each rule is written down: its section of docs/PROTOCOL.md. The page does not
+// serve the repository's files, so the links go to the file in the repository
+// (Cargo.toml's `repository`); the anchors are GitHub's heading anchors.
+export const PROTOCOL_URL = "https://github.com/streams-rebalance/streams-rebalance/blob/main/docs/PROTOCOL.md";
+
+export const RULE_SECTIONS = {
+  groupState: "43-group-states",
+  groupEpoch: "41-epochs",
+  assignmentEpoch: "41-epochs",
+  topologyEpoch: "44-topology-epochs",
+  assignor: "6-assignors",
+  standbys: "65-standbys-and-client-tags",
+  memberEpoch: "41-epochs",
+  memberState: "42-reconciliation",
+  memberTopologyEpoch: "44-topology-epochs",
+  revoking: "42-reconciliation",
+  incoming: "42-reconciliation",
+  orphan: "91-session-timeout",
+  stale: "44-topology-epochs",
+  fenced: "32-heartbeating",
+};
+
+/** The URL of the PROTOCOL.md section behind a rule, or null. */
+export function ruleUrl(rule) {
+  const anchor = Object.hasOwn(RULE_SECTIONS, rule) ? RULE_SECTIONS[rule] : null;
+  return anchor ? `${PROTOCOL_URL}#${anchor}` : null;
+}
+
 export const MEMBER_STATE_WORDS = {
   Stable: "reconciled to its target",
   UnrevokedTasks: "must revoke tasks first",

@@ -26,6 +26,11 @@ test("hovering a term gives the rule behind it, and describe prints the group", 
   assert.match(await page.getAttribute("dt[data-rule=groupEpoch]", "title"), /group epoch goes up by one whenever membership/);
   assert.match(await page.getAttribute("dt[data-rule=assignmentEpoch]", "title"), /group epoch the target assignment was computed for/);
   assert.match(await page.getAttribute("#group-state", "title"), /SPEC 4\.3/);
+  // Each term links to its section of docs/PROTOCOL.md in the repository.
+  assert.equal(await page.getAttribute("dt[data-rule=groupState] a.rule-link", "href"),
+    "https://github.com/streams-rebalance/streams-rebalance/blob/main/docs/PROTOCOL.md#43-group-states");
+  assert.equal(await page.getAttribute("th[data-rule=memberState] a.rule-link", "target"), "_blank");
+  assert.equal(await page.textContent("dt[data-rule=groupEpoch]"), "group epoch");
   assert.match(await page.getAttribute(".lane[data-member='A-1'] .tag.stale", "title"), /STALE_TOPOLOGY \(status 0\)/);
   assert.match(await page.getAttribute(".lane[data-member='A-1'] .chip.revoking", "title"), /never given to a new owner/);
   assert.match(await page.textContent("#statuses"), /STALE_TOPOLOGY.*sent to A-1, B-1/);
