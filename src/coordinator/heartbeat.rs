@@ -1,18 +1,20 @@
 //! StreamsGroupHeartbeat handling (SPEC.md section 3): authorization, validation,
-//! join / heartbeat / leave. All checks run before anything changes; the one error
-//! that changes the group is FENCED_MEMBER_EPOCH, which removes the member.
+//! join / heartbeat / leave. A join or heartbeat is `check` (reads only, returns a
+//! `Plan`), `commit` (writes the plan's records and what follows from them) and
+//! `respond`; the one refusal that changes the group is FENCED_MEMBER_EPOCH, which
+//! removes the member.
 
-use super::member::{CurrentAssignment, MemberMetadata, MemberRuntime, MemberState, MemberTimers};
+mod check;
+mod commit;
+mod respond;
+
+use super::member::{CurrentAssignment, MemberMetadata, MemberState, MemberTimers};
 use super::records::*;
-use super::replay::{creation_value, target_value};
-use super::static_membership::{self, Who};
-use super::tasks::{wire_equals, TasksTuple};
-use super::topology_epoch::{self, TopologyAction};
+use super::static_membership;
+use super::tasks::TasksTuple;
 use super::{validation, Coordinator, RequestContext};
 use crate::cluster::{Operation, ResourceType, ANONYMOUS};
-use crate::protocol::heartbeat::{
-    JOIN_GROUP_MEMBER_EPOCH, LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH,
-};
+use crate::protocol::heartbeat::{LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH};
 use crate::protocol::ErrorCode::*;
 use crate::protocol::{
     ProtocolError, StatusCode, StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse,
@@ -20,6 +22,7 @@ use crate::protocol::{
 };
 use crate::task::TaskId;
 use crate::topology::creation::CreationSettings;
+use check::Refusal;
 use std::collections::BTreeSet;
 
 /// Every topic a topology names (regexes aside), sorted.
@@ -53,21 +56,6 @@ fn owned_lists(req: &StreamsGroupHeartbeatRequest) -> Option<(&[TaskIds], &[Task
         (Some(a), Some(s), Some(w)) => Some((a, s, w)),
         _ => None,
     }
-}
-
-fn check_offsets(list: &Option<Vec<TaskOffset>>, field: &str) -> Result<(), ProtocolError> {
-    if let Some(l) = list {
-        let mut seen = BTreeSet::new();
-        for o in l {
-            if !seen.insert((o.subtopology_id.as_str(), o.partition)) {
-                return Err(ProtocolError::invalid_request(format!(
-                    "Task {}_{} appears twice in {field}.",
-                    o.subtopology_id, o.partition
-                )));
-            }
-        }
-    }
-    Ok(())
 }
 
 pub(crate) fn offsets_of(list: &[TaskOffset]) -> std::collections::BTreeMap<TaskId, i64> {
@@ -180,27 +168,6 @@ impl Coordinator {
             self.cluster
                 .authorize(principal, ResourceType::Topic, &t.name, Operation::Create)
         })
-    }
-
-    fn next_member_id(&mut self, group_id: &str) -> String {
-        let taken = |c: &Coordinator, id: &str| {
-            c.groups
-                .get(group_id)
-                .is_some_and(|g| g.members.contains_key(id))
-        };
-        let mut n = self.ids_generated;
-        let mut id = super::ids::member_id(self.config.seed, n);
-        while taken(self, &id) {
-            n += 1;
-            id = super::ids::member_id(self.config.seed, n);
-        }
-        self.write(
-            RecordKey::MemberIdGenerator {},
-            Some(RecordValue::MemberIdGenerator(MemberIdGeneratorValue {
-                generated: (n + 1) as i64,
-            })),
-        );
-        id
     }
 
     pub(crate) fn streams_heartbeat(
@@ -441,500 +408,24 @@ impl Coordinator {
         })
     }
 
+    /// A join or heartbeat: check (nothing changes), commit the plan, respond.
     fn join_or_heartbeat(
         &mut self,
         req: &StreamsGroupHeartbeatRequest,
         ctx: &RequestContext,
         principal: &str,
     ) -> Result<StreamsGroupHeartbeatResponse, ProtocolError> {
-        let joining = req.member_epoch == JOIN_GROUP_MEMBER_EPOCH;
-        let gid = req.group_id.as_str();
-        if self.consumer_groups.contains_key(gid) {
-            return Err(not_streams(gid));
-        }
-        let group = self.groups.get(gid);
-        if group.is_none() && !joining {
-            return Err(not_found(gid));
-        }
-
-        // ---- Checks: nothing changes until they all pass. ----
-        let who = static_membership::lookup(group, req)?;
-        if joining && who == Who::New {
-            let max = self
-                .config
-                .group_max_size
-                .map_or(crate::limits::MAX_MEMBERS_PER_GROUP, |m| {
-                    (m as usize).min(crate::limits::MAX_MEMBERS_PER_GROUP)
-                });
-            if group.is_none() && self.groups.len() >= crate::limits::MAX_GROUPS {
-                return Err(ProtocolError::new(
-                    COORDINATOR_NOT_AVAILABLE,
-                    format!(
-                        "This coordinator holds its limit of {} streams groups; group {gid} cannot be created.",
-                        crate::limits::MAX_GROUPS
-                    ),
-                ));
+        let plan = match self.check(req, ctx) {
+            Ok(plan) => plan,
+            Err(Refusal::Error(e)) => return Err(e),
+            Err(Refusal::Fenced { member_id, error }) => {
+                self.remove_member(&req.group_id, &member_id);
+                return Err(error);
             }
-            if let Some(g) = group {
-                if g.members.len() >= max {
-                    return Err(ProtocolError::new(
-                        GROUP_MAX_SIZE_REACHED,
-                        format!("The streams group {gid} has reached its maximum size of {max} members."),
-                    ));
-                }
-            }
-        }
-        let mut lost_response = false;
-        if let (false, Who::Existing(id), Some(g)) = (joining, &who, group) {
-            if let Some(m) = g.members.get(id) {
-                let cur = m.current.member_epoch;
-                if req.member_epoch != cur {
-                    let owned_subset = owned_lists(req).is_some_and(|(a, s, w)| {
-                        TasksTuple::from_wire(a, s, w).is_subset(&m.current.assigned)
-                    });
-                    if req.member_epoch == m.current.previous_member_epoch
-                        && req.member_epoch < cur
-                        && owned_subset
-                    {
-                        lost_response = true;
-                    } else {
-                        let which = if req.member_epoch > cur {
-                            "greater"
-                        } else {
-                            "smaller"
-                        };
-                        let err = ProtocolError::new(
-                            FENCED_MEMBER_EPOCH,
-                            format!(
-                                "The streams group member has a {which} member epoch ({}) than the one known by the group coordinator ({cur}). The member was removed from the group and must rejoin with epoch 0.",
-                                req.member_epoch
-                            ),
-                        );
-                        let id = id.clone();
-                        self.remove_member(gid, &id);
-                        return Err(err);
-                    }
-                }
-            }
-        }
-        let topology_action = match (&req.topology, joining) {
-            (Some(t), true) => Some(topology_epoch::compare(
-                group.and_then(|g| g.topology.as_ref()),
-                t,
-            )?),
-            _ => None,
         };
-        let new_topology = match (topology_action, &req.topology) {
-            (Some(TopologyAction::Store | TopologyAction::Replace), Some(t)) => {
-                let configured = crate::topology::configure(t, &self.cluster)?;
-                crate::limits::check_tasks(&configured)?;
-                Some(t)
-            }
-            _ => None,
-        };
-        if new_topology.is_none() {
-            if let Some(Some(Err(e))) = group.map(|g| &g.configured) {
-                return Err(e.clone());
-            }
-        }
-        // The member's and the group's topology epochs once this request is applied.
-        let member_topology_epoch = match (&req.topology, &who, group) {
-            (Some(t), _, _) if joining => t.epoch,
-            (_, Who::Existing(id), Some(g)) => g
-                .members
-                .get(id)
-                .map(|m| m.meta.topology_epoch)
-                .unwrap_or(0),
-            _ => 0,
-        };
-        let group_topology_epoch = new_topology
-            .map(|t| t.epoch)
-            .or_else(|| group.and_then(|g| g.topology_epoch()))
-            .unwrap_or(0);
-        let stale = member_topology_epoch < group_topology_epoch;
-        if let (false, false, Some((a, s, w))) = (joining, stale, owned_lists(req)) {
-            if let Some(cfg) = group.and_then(|g| g.ready_topology()) {
-                for (field, list) in [("ActiveTasks", a), ("StandbyTasks", s), ("WarmupTasks", w)] {
-                    for t in list {
-                        let tasks = cfg.subtopology(&t.subtopology_id).map(|s| s.num_tasks);
-                        for &p in &t.partitions {
-                            if !tasks.is_some_and(|n| p >= 0 && (p as u32) < n) {
-                                return Err(ProtocolError::invalid_request(format!(
-                                    "{field} contains task {}_{}, which is not a task of the group's topology.",
-                                    t.subtopology_id, p
-                                )));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        check_offsets(&req.task_offsets, "TaskOffsets")?;
-        check_offsets(&req.task_end_offsets, "TaskEndOffsets")?;
-
-        // ---- Changes. ----
-        let now = self.now_ms;
-        let mut bump = false;
-        if let Some(t) = new_topology {
-            self.write(
-                RecordKey::Topology {
-                    group_id: gid.to_owned(),
-                },
-                Some(RecordValue::Topology(TopologyValue {
-                    topology_epoch: t.epoch,
-                    subtopologies: t.subtopologies.clone(),
-                })),
-            );
-            bump = true;
-        }
-        // The member's metadata after this request, and whether it rebalances the group
-        // (any change for a dynamic member; placement only for a static one).
-        let (member_id, meta_update, is_new): (String, Option<(MemberMetadata, bool)>, bool) =
-            match &who {
-                Who::New => {
-                    let id = if req.member_id.is_empty() {
-                        self.next_member_id(gid)
-                    } else {
-                        req.member_id.clone()
-                    };
-                    let base = MemberMetadata {
-                        process_id: id.clone(),
-                        rebalance_timeout_ms: req.rebalance_timeout_ms,
-                        ..Default::default()
-                    };
-                    let meta = updated_metadata(&base, req, ctx, joining).unwrap_or(base);
-                    (id, Some((meta, true)), true)
-                }
-                Who::Existing(id) => {
-                    let update = self
-                        .groups
-                        .get(gid)
-                        .and_then(|g| g.members.get(id))
-                        .and_then(|m| {
-                            updated_metadata(&m.meta, req, ctx, joining).map(|n| {
-                                let rebalance =
-                                    n.instance_id.is_none() || m.meta.placement_differs(&n);
-                                (n, rebalance)
-                            })
-                        });
-                    (id.clone(), update, false)
-                }
-                Who::TakeOver(old) => {
-                    let id = if req.member_id.is_empty() {
-                        self.next_member_id(gid)
-                    } else {
-                        req.member_id.clone()
-                    };
-                    let (meta, current, target) = match self
-                        .groups
-                        .get(gid)
-                        .and_then(|g| g.members.get(old).map(|m| (m, g)))
-                    {
-                        Some((m, g)) => (
-                            m.meta.clone(),
-                            m.current.clone(),
-                            g.target.get(old).cloned(),
-                        ),
-                        None => Default::default(),
-                    };
-                    self.tombstone_member(gid, old);
-                    self.write(
-                        RecordKey::MemberMetadata {
-                            group_id: gid.to_owned(),
-                            member_id: id.clone(),
-                        },
-                        Some(RecordValue::MemberMetadata((&meta).into())),
-                    );
-                    if let Some(t) = target {
-                        self.write(
-                            RecordKey::TargetAssignmentMember {
-                                group_id: gid.to_owned(),
-                                member_id: id.clone(),
-                            },
-                            Some(RecordValue::TargetAssignmentMember(target_value(&t))),
-                        );
-                    }
-                    let taken_over = CurrentAssignment {
-                        member_epoch: 0,
-                        previous_member_epoch: 0,
-                        state: MemberState::Stable,
-                        assigned: current.assigned,
-                        pending_revocation: TasksTuple::default(),
-                    };
-                    self.write(
-                        RecordKey::CurrentMemberAssignment {
-                            group_id: gid.to_owned(),
-                            member_id: id.clone(),
-                        },
-                        Some(RecordValue::CurrentMemberAssignment((&taken_over).into())),
-                    );
-                    let update = updated_metadata(&meta, req, ctx, joining).map(|n| {
-                        let rebalance = meta.placement_differs(&n);
-                        (n, rebalance)
-                    });
-                    (id, update, false)
-                }
-            };
-        if let Some((meta, rebalance)) = meta_update {
-            bump |= rebalance;
-            self.write(
-                RecordKey::MemberMetadata {
-                    group_id: gid.to_owned(),
-                    member_id: member_id.clone(),
-                },
-                Some(RecordValue::MemberMetadata((&meta).into())),
-            );
-        }
-        if is_new {
-            self.write(
-                RecordKey::CurrentMemberAssignment {
-                    group_id: gid.to_owned(),
-                    member_id: member_id.clone(),
-                },
-                Some(RecordValue::CurrentMemberAssignment(
-                    (&CurrentAssignment::default()).into(),
-                )),
-            );
-        }
-
-        // A warm-up that caught up moves its task (the probing rebalance, SPEC 6).
-        let offsets_changed = self.record_task_offsets(gid, &member_id, req);
-        if !bump {
-            bump = self.warmup_promotion_due(gid, &member_id, offsets_changed);
-        }
-
-        // Topic metadata changed since the last bump: bump once more (at most once per request).
-        let (group_epoch, configured_hash, metadata_hash, requester) = match self.groups.get(gid) {
-            Some(g) => (
-                g.group_epoch,
-                g.configured_hash,
-                g.metadata_hash,
-                g.shutdown_requester.clone(),
-            ),
-            None => return Err(not_found(gid)),
-        };
-        // ... or the assignment configs changed (`group_config`).
-        bump |= configured_hash ^ self.assignment_config_hash != metadata_hash;
-        let new_requester = if req.shutdown_application && requester.is_none() {
-            Some(member_id.clone())
-        } else {
-            requester.clone()
-        };
-        if bump || new_requester != requester {
-            let epoch = if bump {
-                group_epoch.saturating_add(1)
-            } else {
-                group_epoch
-            };
-            self.write_group_metadata(gid, epoch, new_requester);
-        }
-
-        // Internal topics the coordinator must create.
-        let missing = match self.groups.get(gid).map(|g| &g.configured) {
-            Some(Some(Ok(cfg))) if cfg.status(StatusCode::MISSING_INTERNAL_TOPICS).is_some() => {
-                Some(cfg.internal_topics_to_create.clone())
-            }
-            _ => None,
-        };
-        let may_create = missing.is_some() && self.may_create(principal, gid);
-        if let Some(missing) = missing {
-            let settings = self.creation_settings();
-            if let Some(g) = self.groups.get(gid) {
-                let mut creation = g.creation.clone();
-                if creation.on_missing(now, &missing, may_create, &settings) {
-                    self.write(
-                        RecordKey::TopicCreation {
-                            group_id: gid.to_owned(),
-                        },
-                        Some(RecordValue::TopicCreation(creation_value(&creation))),
-                    );
-                }
-            }
-        }
-
-        // A new target when the group epoch is ahead.
-        if self
-            .groups
-            .get(gid)
-            .is_some_and(|g| g.group_epoch > g.assignment_epoch)
-        {
-            self.update_target(gid);
-        }
-
-        // Reconcile this member.
-        let owned_new: Option<TasksTuple> = if joining {
-            Some(TasksTuple::default())
-        } else {
-            owned_lists(req).and_then(|(a, s, w)| {
-                let m = self
-                    .groups
-                    .get(gid)
-                    .and_then(|g| g.members.get(&member_id))?;
-                (!wire_equals(a, s, w, &m.runtime.reported)).then(|| TasksTuple::from_wire(a, s, w))
-            })
-        };
-        let rebalance_enabled = self.config.rebalance_timeout_enabled;
-        let Some(g) = self.groups.get(gid) else {
-            return Err(not_found(gid));
-        };
-        let Some(m) = g.members.get(&member_id) else {
-            return Err(static_membership::unknown_member(&member_id, gid));
-        };
-        let target_epoch = g.assignment_epoch;
-        let mut next_current = None;
-        if !m.is_reconciled_to(target_epoch) {
-            let empty = TasksTuple::default();
-            let target = g.target.get(&member_id).unwrap_or(&empty);
-            let owned = owned_new.as_ref().or(Some(&m.runtime.reported));
-            next_current = super::reconciliation::next(
-                &m.current,
-                target_epoch,
-                target,
-                owned,
-                |role, s, p| g.is_free(&member_id, role, s, p),
-            );
-        }
-        let mut timers = m.timers.clone();
-        timers.session_deadline_ms = now.saturating_add(i64::from(self.config.session_timeout_ms));
-        if let Some(n) = &next_current {
-            if n.state == MemberState::UnrevokedTasks {
-                let rearm = m.current.state != MemberState::UnrevokedTasks
-                    || m.current.member_epoch != n.member_epoch;
-                if rearm && rebalance_enabled {
-                    timers.rebalance_deadline = Some((
-                        now.saturating_add(i64::from(m.meta.rebalance_timeout_ms.max(0))),
-                        n.member_epoch,
-                    ));
-                }
-            } else {
-                timers.rebalance_deadline = None;
-            }
-        }
-        let timers_changed = timers != m.timers;
-        self.write_member_state(
-            gid,
-            &member_id,
-            next_current.as_ref(),
-            timers_changed.then_some(&timers),
-        );
-
-        // The response, and what the member was sent.
-        let response = self.respond(
-            gid,
-            &member_id,
-            req,
-            joining,
-            lost_response,
-            owned_new,
-            may_create,
-        )?;
-        self.complete_due_creations(gid);
-        Ok(response)
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn respond(
-        &mut self,
-        gid: &str,
-        member_id: &str,
-        req: &StreamsGroupHeartbeatRequest,
-        joining: bool,
-        lost_response: bool,
-        owned_new: Option<TasksTuple>,
-        may_create: bool,
-    ) -> Result<StreamsGroupHeartbeatResponse, ProtocolError> {
-        let cluster = &self.cluster;
-        let Some(g) = self.groups.get_mut(gid) else {
-            return Err(not_found(gid));
-        };
-        let version = g.endpoints_version;
-        let seen = g
-            .members
-            .get(member_id)
-            .and_then(|m| m.endpoints_seen_version);
-        let endpoints = if joining || seen != Some(version) {
-            Some(super::response::cached_endpoints(g, cluster))
-        } else {
-            None
-        };
-        let Some(m) = g.members.get(member_id) else {
-            return Err(static_membership::unknown_member(member_id, gid));
-        };
-        let status = super::response::statuses(g, m, may_create);
-        let send_status =
-            joining || !status.is_empty() || m.runtime.last_status.as_ref() != Some(&status);
-        let mut runtime: Option<MemberRuntime> = None;
-        fn runtime_mut<'a>(
-            r: &'a mut Option<MemberRuntime>,
-            base: &MemberRuntime,
-        ) -> &'a mut MemberRuntime {
-            r.get_or_insert_with(|| base.clone())
-        }
-        if let Some(o) = owned_new {
-            if o != m.runtime.reported {
-                runtime_mut(&mut runtime, &m.runtime).reported = o;
-            }
-        }
-        if let Some(list) = &req.task_offsets {
-            let map = offsets_of(list);
-            if map != m.runtime.task_offsets {
-                runtime_mut(&mut runtime, &m.runtime).task_offsets = map;
-            }
-        }
-        if let Some(list) = &req.task_end_offsets {
-            let map = offsets_of(list);
-            if map != m.runtime.task_end_offsets {
-                runtime_mut(&mut runtime, &m.runtime).task_end_offsets = map;
-            }
-        }
-        if m.runtime.last_status.as_ref() != Some(&status) {
-            runtime_mut(&mut runtime, &m.runtime).last_status = Some(status.clone());
-        }
-        let partitions_by_user_endpoint = match endpoints {
-            Some((e, h)) if joining || m.runtime.endpoints_sent_hash != Some(h) => {
-                runtime_mut(&mut runtime, &m.runtime).endpoints_sent_hash = Some(h);
-                Some((*e).clone())
-            }
-            _ => None,
-        };
-        let acked = match &runtime {
-            Some(r) => r.reported == m.current.assigned,
-            None => m.acked,
-        };
-        let send_tasks = joining || lost_response || !acked;
-        let (active, standby, warmup) = if send_tasks {
-            let (a, s, w) = m.current.assigned.to_wire();
-            (Some(a), Some(s), Some(w))
-        } else {
-            (None, None, None)
-        };
-        let response = StreamsGroupHeartbeatResponse {
-            throttle_time_ms: 0,
-            error_code: 0,
-            error_message: None,
-            member_id: Some(member_id.to_owned()),
-            member_epoch: m.current.member_epoch,
-            heartbeat_interval_ms: self.config.heartbeat_interval_ms,
-            acceptable_recovery_lag: self.config.acceptable_recovery_lag,
-            task_offset_interval_ms: self.config.task_offset_interval_ms,
-            status: send_status.then_some(status),
-            active_tasks: active,
-            standby_tasks: standby,
-            warmup_tasks: warmup,
-            partitions_by_user_endpoint,
-        };
-        if let Some(m) = g.members.get_mut(member_id) {
-            m.endpoints_seen_version = Some(version);
-        }
-        if let Some(r) = runtime {
-            self.write(
-                RecordKey::MemberRuntime {
-                    group_id: gid.to_owned(),
-                    member_id: member_id.to_owned(),
-                },
-                Some(RecordValue::MemberRuntime((&r).into())),
-            );
-        }
+        let may_create = self.commit(&plan, principal)?;
+        let response = self.respond(plan, may_create)?;
+        self.complete_due_creations(&req.group_id);
         Ok(response)
     }
 }
