@@ -22,7 +22,7 @@ use crate::protocol::{
 };
 use crate::task::TaskId;
 use crate::topology::creation::CreationSettings;
-use check::Refusal;
+pub(crate) use check::Refusal;
 use std::collections::BTreeSet;
 
 /// Every topic a topology names (regexes aside), sorted.

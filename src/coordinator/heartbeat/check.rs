@@ -60,8 +60,8 @@ pub(super) struct MetadataUpdate {
     pub rebalance: bool,
 }
 
-/// Why `check` refused a request.
-pub(super) enum Refusal {
+/// Why a join or heartbeat was refused (also a consumer group's).
+pub(crate) enum Refusal {
     /// An error answer; nothing changes.
     Error(ProtocolError),
     /// FENCED_MEMBER_EPOCH: the one refusal that changes the group, which removes the
