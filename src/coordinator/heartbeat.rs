@@ -6,19 +6,18 @@
 
 mod check;
 mod commit;
+mod leave;
 mod respond;
 
-use super::member::{CurrentAssignment, MemberMetadata, MemberState, MemberTimers};
+use super::member::{CurrentAssignment, MemberMetadata, MemberTimers};
 use super::records::*;
-use super::static_membership;
-use super::tasks::TasksTuple;
 use super::{validation, Coordinator, RequestContext};
 use crate::cluster::{Operation, ResourceType, ANONYMOUS};
 use crate::protocol::heartbeat::{LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH};
 use crate::protocol::ErrorCode::*;
 use crate::protocol::{
-    ProtocolError, StatusCode, StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse,
-    TaskIds, TaskOffset, Topology,
+    ProtocolError, StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse, TaskIds,
+    TaskOffset, Topology,
 };
 use crate::task::TaskId;
 use crate::topology::creation::CreationSettings;
@@ -318,94 +317,6 @@ impl Coordinator {
             },
             Some(RecordValue::GroupMetadata(value)),
         );
-    }
-
-    fn leave(
-        &mut self,
-        req: &StreamsGroupHeartbeatRequest,
-    ) -> Result<StreamsGroupHeartbeatResponse, ProtocolError> {
-        let gid = req.group_id.as_str();
-        if self.consumer_groups.contains_key(gid) {
-            return Err(not_streams(gid));
-        }
-        let g = self.groups.get(gid).ok_or_else(|| not_found(gid))?;
-        let member_id = match &req.instance_id {
-            None => {
-                if !g.members.contains_key(&req.member_id) {
-                    return Err(static_membership::unknown_member(&req.member_id, gid));
-                }
-                req.member_id.clone()
-            }
-            Some(instance) => {
-                let owner = g.static_members.get(instance).ok_or_else(|| {
-                    ProtocolError::new(
-                        UNKNOWN_MEMBER_ID,
-                        format!("Instance id {instance} is unknown."),
-                    )
-                })?;
-                if *owner != req.member_id {
-                    return Err(ProtocolError::new(
-                        FENCED_INSTANCE_ID,
-                        format!(
-                            "Static member {} with instance id {instance} is fenced: the instance id belongs to member {owner}.",
-                            req.member_id
-                        ),
-                    ));
-                }
-                owner.clone()
-            }
-        };
-        if req.shutdown_application && g.shutdown_requester.is_none() {
-            let epoch = g.group_epoch;
-            self.write_group_metadata(gid, epoch, Some(member_id.clone()));
-        }
-        if req.member_epoch == LEAVE_GROUP_MEMBER_EPOCH {
-            self.remove_member(gid, &member_id);
-        } else if let Some(m) = self.groups.get(gid).and_then(|g| g.members.get(&member_id)) {
-            // -2: the static member keeps its tasks for its session timeout.
-            let current = CurrentAssignment {
-                member_epoch: LEAVE_GROUP_STATIC_MEMBER_EPOCH,
-                previous_member_epoch: m.current.member_epoch,
-                state: MemberState::Stable,
-                assigned: m.current.assigned.clone(),
-                pending_revocation: TasksTuple::default(),
-            };
-            let timers = MemberTimers {
-                session_deadline_ms: m.timers.session_deadline_ms,
-                rebalance_deadline: None,
-            };
-            let timers_changed = timers != m.timers;
-            self.write_member_state(
-                gid,
-                &member_id,
-                Some(&current),
-                timers_changed.then_some(&timers),
-            );
-        }
-        let status = match self.groups.get(gid) {
-            Some(g) if !g.members.is_empty() => g
-                .shutdown_requester
-                .as_ref()
-                .map(|r| {
-                    vec![crate::protocol::Status {
-                        status_code: StatusCode::SHUTDOWN_APPLICATION.code(),
-                        status_detail: format!(
-                            "Streams group member {r} encountered a fatal error and requested a shutdown for the entire application."
-                        ),
-                    }]
-                })
-                .unwrap_or_default(),
-            _ => Vec::new(),
-        };
-        Ok(StreamsGroupHeartbeatResponse {
-            member_id: Some(member_id),
-            member_epoch: req.member_epoch,
-            heartbeat_interval_ms: self.config.heartbeat_interval_ms,
-            acceptable_recovery_lag: self.config.acceptable_recovery_lag,
-            task_offset_interval_ms: self.config.task_offset_interval_ms,
-            status: Some(status),
-            ..Default::default()
-        })
     }
 
     /// A join or heartbeat: check (nothing changes), commit the plan, respond.
