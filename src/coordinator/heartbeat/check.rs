@@ -185,8 +185,8 @@ fn check_owned_tasks(
 }
 
 impl Coordinator {
-    /// Every check of a join or heartbeat, in SPEC.md section 3's order, and the plan
-    /// of what it changes.
+    /// Every check of a join or heartbeat (in the order the first failing one is
+    /// answered), and the plan of what it changes.
     pub(super) fn check<'r>(
         &self,
         req: &'r StreamsGroupHeartbeatRequest,
