@@ -5,6 +5,7 @@
 //! does not depend on. A consumer heartbeat to a streams group, and a streams heartbeat
 //! to a consumer group, answer GROUP_ID_NOT_FOUND.
 
+use super::heartbeat::Refusal;
 use super::records::*;
 use super::{Coordinator, RequestContext};
 use crate::cluster::{Operation, ResourceType, ANONYMOUS};
@@ -175,11 +176,36 @@ impl Coordinator {
         }
     }
 
+    /// A consumer join or heartbeat: check (nothing changes), commit, respond. A
+    /// negative member epoch leaves.
     fn consumer_heartbeat(
         &mut self,
         req: &ConsumerGroupHeartbeatRequest,
         ctx: &RequestContext,
     ) -> Result<ConsumerGroupHeartbeatResponse, ProtocolError> {
+        self.check_consumer_request(req, ctx)?;
+        if req.member_epoch < 0 {
+            return self.consumer_leave(req);
+        }
+        let plan = match self.check_consumer_member(req) {
+            Ok(plan) => plan,
+            Err(Refusal::Error(e)) => return Err(e),
+            Err(Refusal::Fenced { member_id, error }) => {
+                self.remove_consumer_member(&req.group_id, &member_id);
+                return Err(error);
+            }
+        };
+        self.commit_consumer_member(&req.group_id, &plan);
+        self.respond_consumer(req, plan.member_id)
+    }
+
+    /// Authorization, the request's own rules, and the group: a consumer group, or
+    /// none yet for a join.
+    fn check_consumer_request(
+        &self,
+        req: &ConsumerGroupHeartbeatRequest,
+        ctx: &RequestContext,
+    ) -> Result<(), ProtocolError> {
         let principal = ctx.principal.as_deref().unwrap_or(ANONYMOUS);
         if !self.cluster.authorize(
             principal,
@@ -192,31 +218,7 @@ impl Coordinator {
                 format!("Not authorized to read group {}.", req.group_id),
             ));
         }
-        if req.group_id.trim().is_empty() {
-            return Err(ProtocolError::invalid_request("GroupId can't be empty."));
-        }
-        if req.member_epoch < -2 {
-            return Err(ProtocolError::invalid_request(format!(
-                "MemberEpoch is {}, but must be greater than or equal to -2.",
-                req.member_epoch
-            )));
-        }
-        let joining = req.member_epoch == 0;
-        if !joining && req.member_id.trim().is_empty() {
-            return Err(ProtocolError::invalid_request("MemberId can't be empty."));
-        }
-        if joining {
-            if req.rebalance_timeout_ms <= 0 {
-                return Err(ProtocolError::invalid_request(
-                    "RebalanceTimeoutMs must be provided in first request.",
-                ));
-            }
-            if req.subscribed_topic_names.is_none() {
-                return Err(ProtocolError::invalid_request(
-                    "SubscribedTopicNames must be set in first request.",
-                ));
-            }
-        }
+        validate_consumer_heartbeat(req)?;
         let gid = req.group_id.as_str();
         if self.groups.contains_key(gid) {
             return Err(ProtocolError::new(
@@ -224,49 +226,67 @@ impl Coordinator {
                 format!("Group {gid} is not a consumer group."),
             ));
         }
-        let group = self.consumer_groups.get(gid);
-        if group.is_none() && !joining {
+        if !self.consumer_groups.contains_key(gid) && req.member_epoch != 0 {
             return Err(ProtocolError::new(
                 GROUP_ID_NOT_FOUND,
                 format!("Consumer group {gid} not found."),
             ));
         }
-        let existing = group.and_then(|g| g.members.get(&req.member_id)).cloned();
-        if req.member_epoch < 0 {
-            if existing.is_none() {
-                return Err(ProtocolError::new(
-                    UNKNOWN_MEMBER_ID,
-                    format!(
-                        "Member {} is not a member of consumer group {gid}.",
-                        req.member_id
-                    ),
-                ));
-            }
-            self.remove_consumer_member(gid, &req.member_id);
-            return Ok(ConsumerGroupHeartbeatResponse {
-                member_id: Some(req.member_id.clone()),
-                member_epoch: req.member_epoch,
-                heartbeat_interval_ms: self.config.heartbeat_interval_ms,
-                ..Default::default()
-            });
+        Ok(())
+    }
+
+    /// A leave (member epoch -1 or -2): the member goes and the group is reassigned.
+    fn consumer_leave(
+        &mut self,
+        req: &ConsumerGroupHeartbeatRequest,
+    ) -> Result<ConsumerGroupHeartbeatResponse, ProtocolError> {
+        let gid = req.group_id.as_str();
+        let known = self
+            .consumer_groups
+            .get(gid)
+            .is_some_and(|g| g.members.contains_key(&req.member_id));
+        if !known {
+            return Err(unknown_consumer_member(&req.member_id, gid));
         }
-        let now = self.now_ms;
-        let session = now.saturating_add(i64::from(self.config.session_timeout_ms));
-        let (member_id, mut member, reassign) = match existing {
+        self.remove_consumer_member(gid, &req.member_id);
+        Ok(ConsumerGroupHeartbeatResponse {
+            member_id: Some(req.member_id.clone()),
+            member_epoch: req.member_epoch,
+            heartbeat_interval_ms: self.config.heartbeat_interval_ms,
+            ..Default::default()
+        })
+    }
+
+    /// The member's checks (its epoch, the group's size for a new one) and its record
+    /// after this request.
+    fn check_consumer_member(
+        &self,
+        req: &ConsumerGroupHeartbeatRequest,
+    ) -> Result<ConsumerPlan, Refusal> {
+        let gid = req.group_id.as_str();
+        let joining = req.member_epoch == 0;
+        let group = self.consumer_groups.get(gid);
+        let session = self
+            .now_ms
+            .saturating_add(i64::from(self.config.session_timeout_ms));
+        let existing = group.and_then(|g| g.members.get(&req.member_id));
+        let mut plan = match existing {
             Some(m) => {
                 if !joining
                     && req.member_epoch != m.member_epoch
                     && req.member_epoch != m.previous_member_epoch
                 {
-                    let err = ProtocolError::new(
+                    let error = ProtocolError::new(
                         FENCED_MEMBER_EPOCH,
                         format!(
                             "The consumer group member has member epoch {} but the coordinator knows {}.",
                             req.member_epoch, m.member_epoch
                         ),
                     );
-                    self.remove_consumer_member(gid, &req.member_id);
-                    return Err(err);
+                    return Err(Refusal::Fenced {
+                        member_id: req.member_id.clone(),
+                        error,
+                    });
                 }
                 let mut n = m.clone();
                 if let Some(s) = &req.subscribed_topic_names {
@@ -275,53 +295,81 @@ impl Coordinator {
                 if req.rebalance_timeout_ms > 0 {
                     n.rebalance_timeout_ms = req.rebalance_timeout_ms;
                 }
-                let reassign = n.subscribed_topic_names != m.subscribed_topic_names;
-                (req.member_id.clone(), n, reassign)
-            }
-            None if !joining => {
-                return Err(ProtocolError::new(
-                    UNKNOWN_MEMBER_ID,
-                    format!(
-                        "Member {} is not a member of consumer group {gid}.",
-                        req.member_id
-                    ),
-                ))
-            }
-            None => {
-                if let (Some(max), Some(g)) = (self.config.group_max_size, group) {
-                    if g.members.len() >= max as usize {
-                        return Err(ProtocolError::new(
-                            GROUP_MAX_SIZE_REACHED,
-                            format!("The consumer group {gid} has reached its maximum size of {max} members."),
-                        ));
-                    }
+                ConsumerPlan {
+                    member_id: req.member_id.clone(),
+                    generated: None,
+                    reassign: n.subscribed_topic_names != m.subscribed_topic_names,
+                    member: n,
                 }
-                let id = if req.member_id.is_empty() {
-                    let n = self.ids_generated;
-                    self.write(
-                        RecordKey::MemberIdGenerator {},
-                        Some(RecordValue::MemberIdGenerator(MemberIdGeneratorValue {
-                            generated: (n + 1) as i64,
-                        })),
-                    );
-                    super::ids::member_id(self.config.seed, n)
-                } else {
-                    req.member_id.clone()
-                };
-                let m = ConsumerMember {
-                    instance_id: req.instance_id.clone(),
-                    rebalance_timeout_ms: req.rebalance_timeout_ms,
-                    subscribed_topic_names: req.subscribed_topic_names.clone().unwrap_or_default(),
-                    ..Default::default()
-                };
-                (id, m, true)
             }
+            None if !joining => return Err(unknown_consumer_member(&req.member_id, gid).into()),
+            None => self.plan_new_consumer(req, group)?,
         };
-        member.session_deadline_ms = session;
-        self.write_consumer_member(gid, &member_id, &member);
-        if reassign {
+        plan.member.session_deadline_ms = session;
+        Ok(plan)
+    }
+
+    /// A new member: room in the group, its id (given, or the generator's next).
+    fn plan_new_consumer(
+        &self,
+        req: &ConsumerGroupHeartbeatRequest,
+        group: Option<&ConsumerGroup>,
+    ) -> Result<ConsumerPlan, ProtocolError> {
+        if let (Some(max), Some(g)) = (self.config.group_max_size, group) {
+            if g.members.len() >= max as usize {
+                return Err(ProtocolError::new(
+                    GROUP_MAX_SIZE_REACHED,
+                    format!(
+                        "The consumer group {} has reached its maximum size of {max} members.",
+                        req.group_id
+                    ),
+                ));
+            }
+        }
+        let (member_id, generated) = if req.member_id.is_empty() {
+            let n = self.ids_generated;
+            (super::ids::member_id(self.config.seed, n), Some(n + 1))
+        } else {
+            (req.member_id.clone(), None)
+        };
+        Ok(ConsumerPlan {
+            member_id,
+            generated,
+            member: ConsumerMember {
+                instance_id: req.instance_id.clone(),
+                rebalance_timeout_ms: req.rebalance_timeout_ms,
+                subscribed_topic_names: req.subscribed_topic_names.clone().unwrap_or_default(),
+                ..Default::default()
+            },
+            reassign: true,
+        })
+    }
+
+    /// The id generator's count, the member's record, and a new assignment when its
+    /// subscription changed.
+    fn commit_consumer_member(&mut self, gid: &str, plan: &ConsumerPlan) {
+        if let Some(generated) = plan.generated {
+            self.write(
+                RecordKey::MemberIdGenerator {},
+                Some(RecordValue::MemberIdGenerator(MemberIdGeneratorValue {
+                    generated: generated as i64,
+                })),
+            );
+        }
+        self.write_consumer_member(gid, &plan.member_id, &plan.member);
+        if plan.reassign {
             self.reassign_consumer_group(gid);
         }
+    }
+
+    /// The member's epoch, and its assignment when it joined or its epoch moved (then
+    /// recorded as told).
+    fn respond_consumer(
+        &mut self,
+        req: &ConsumerGroupHeartbeatRequest,
+        member_id: String,
+    ) -> Result<ConsumerGroupHeartbeatResponse, ProtocolError> {
+        let gid = req.group_id.as_str();
         let Some(m) = self
             .consumer_groups
             .get(gid)
@@ -333,7 +381,7 @@ impl Coordinator {
                 "The member was removed.",
             ));
         };
-        let send = joining || req.member_epoch != m.member_epoch;
+        let send = req.member_epoch == 0 || req.member_epoch != m.member_epoch;
         if m.previous_member_epoch != m.member_epoch {
             let mut n = m.clone();
             n.previous_member_epoch = m.member_epoch;
@@ -349,4 +397,51 @@ impl Coordinator {
             ..Default::default()
         })
     }
+}
+
+/// A consumer join or heartbeat that passed its checks: the member's record after it.
+struct ConsumerPlan {
+    member_id: String,
+    /// The id generator's new count, when `member_id` came from the generator.
+    generated: Option<u64>,
+    member: ConsumerMember,
+    /// The subscription changed (or the member is new): the group is reassigned.
+    reassign: bool,
+}
+
+fn unknown_consumer_member(member_id: &str, gid: &str) -> ProtocolError {
+    ProtocolError::new(
+        UNKNOWN_MEMBER_ID,
+        format!("Member {member_id} is not a member of consumer group {gid}."),
+    )
+}
+
+/// The request's own rules (KIP-848's ConsumerGroupHeartbeat validation).
+fn validate_consumer_heartbeat(req: &ConsumerGroupHeartbeatRequest) -> Result<(), ProtocolError> {
+    if req.group_id.trim().is_empty() {
+        return Err(ProtocolError::invalid_request("GroupId can't be empty."));
+    }
+    if req.member_epoch < -2 {
+        return Err(ProtocolError::invalid_request(format!(
+            "MemberEpoch is {}, but must be greater than or equal to -2.",
+            req.member_epoch
+        )));
+    }
+    let joining = req.member_epoch == 0;
+    if !joining && req.member_id.trim().is_empty() {
+        return Err(ProtocolError::invalid_request("MemberId can't be empty."));
+    }
+    if joining {
+        if req.rebalance_timeout_ms <= 0 {
+            return Err(ProtocolError::invalid_request(
+                "RebalanceTimeoutMs must be provided in first request.",
+            ));
+        }
+        if req.subscribed_topic_names.is_none() {
+            return Err(ProtocolError::invalid_request(
+                "SubscribedTopicNames must be set in first request.",
+            ));
+        }
+    }
+    Ok(())
 }

@@ -243,39 +243,113 @@ impl Coordinator {
         }
     }
 
+    /// Applies one record: the key's type picks the function, the value (None: a
+    /// tombstone) is what it applies. Values that do not belong to their key never
+    /// decode; tombstones of singleton records change nothing.
     pub(crate) fn apply(&mut self, r: &Record) {
-        match (&r.key, &r.value) {
-            (RecordKey::GroupMetadata { group_id }, Some(RecordValue::GroupMetadata(v))) => {
+        let v = r.value.as_ref();
+        match &r.key {
+            RecordKey::GroupMetadata { group_id } => self.apply_group_metadata(group_id, v),
+            RecordKey::Topology { group_id } => self.apply_topology(group_id, v),
+            RecordKey::MemberMetadata {
+                group_id,
+                member_id,
+            } => self.apply_member_metadata(group_id, member_id, v),
+            RecordKey::TargetAssignmentMetadata { group_id } => {
+                self.apply_target_assignment_metadata(group_id, v)
+            }
+            RecordKey::TargetAssignmentMember {
+                group_id,
+                member_id,
+            } => self.apply_target_assignment_member(group_id, member_id, v),
+            RecordKey::CurrentMemberAssignment {
+                group_id,
+                member_id,
+            } => self.apply_current_member_assignment(group_id, member_id, v),
+            RecordKey::MemberRuntime {
+                group_id,
+                member_id,
+            } => self.apply_member_runtime(group_id, member_id, v),
+            RecordKey::MemberTimers {
+                group_id,
+                member_id,
+            } => self.apply_member_timers(group_id, member_id, v),
+            RecordKey::TopicCreation { group_id } => self.apply_topic_creation(group_id, v),
+            RecordKey::ConsumerGroupMetadata { group_id } => {
+                self.apply_consumer_group_metadata(group_id, v)
+            }
+            RecordKey::ConsumerGroupMember {
+                group_id,
+                member_id,
+            } => self.apply_consumer_group_member(group_id, member_id, v),
+            RecordKey::OffsetCommit {
+                group_id,
+                topic,
+                partition,
+            } => self.apply_offset_commit(group_id, topic, *partition, v),
+            RecordKey::Topic { name } => self.apply_topic(name, v),
+            RecordKey::Acls {} => self.apply_acls(v),
+            RecordKey::Clock {} => {
+                if let Some(RecordValue::Clock(c)) = v {
+                    self.now_ms = self.now_ms.max(c.now_ms);
+                }
+            }
+            RecordKey::MemberIdGenerator {} => {
+                if let Some(RecordValue::MemberIdGenerator(g)) = v {
+                    self.ids_generated = g.generated as u64;
+                }
+            }
+            RecordKey::PendingEvents {} => {
+                self.pending_events = match v {
+                    Some(RecordValue::PendingEvents(p)) => p.events.clone(),
+                    _ => Vec::new(),
+                };
+            }
+            RecordKey::GroupConfig {} => {
+                if let Some(RecordValue::GroupConfig(c)) = v {
+                    self.apply_group_config(c);
+                }
+            }
+        }
+    }
+
+    fn apply_group_metadata(&mut self, group_id: &str, v: Option<&RecordValue>) {
+        match v {
+            Some(RecordValue::GroupMetadata(v)) => {
                 let g = self.streams_group_mut(group_id);
                 g.group_epoch = v.epoch;
                 g.metadata_hash = v.metadata_hash as u64;
                 g.shutdown_requester = v.shutdown_requester.clone();
             }
-            (RecordKey::GroupMetadata { group_id }, None) => {
+            None => {
                 self.groups.remove(group_id);
             }
-            (RecordKey::Topology { group_id }, v) => {
-                let cluster = &self.cluster;
-                let g = self
-                    .groups
-                    .entry(group_id.clone())
-                    .or_insert_with(|| StreamsGroup::new(group_id));
-                g.topology = match v {
-                    Some(RecordValue::Topology(t)) => Some(Topology {
-                        epoch: t.topology_epoch,
-                        subtopologies: t.subtopologies.clone(),
-                    }),
-                    _ => None,
-                };
-                reconfigure(g, cluster);
-            }
-            (
-                RecordKey::MemberMetadata {
-                    group_id,
-                    member_id,
-                },
-                Some(RecordValue::MemberMetadata(v)),
-            ) => {
+            Some(_) => {}
+        }
+    }
+
+    /// The topology as the client sent it; configured against the cluster at once.
+    fn apply_topology(&mut self, group_id: &str, v: Option<&RecordValue>) {
+        let cluster = &self.cluster;
+        let g = self
+            .groups
+            .entry(group_id.to_owned())
+            .or_insert_with(|| StreamsGroup::new(group_id));
+        g.topology = match v {
+            Some(RecordValue::Topology(t)) => Some(Topology {
+                epoch: t.topology_epoch,
+                subtopologies: t.subtopologies.clone(),
+            }),
+            _ => None,
+        };
+        reconfigure(g, cluster);
+    }
+
+    /// A member's metadata (keeping the static-member index), or its removal: a
+    /// metadata tombstone releases the tasks the member held.
+    fn apply_member_metadata(&mut self, group_id: &str, member_id: &str, v: Option<&RecordValue>) {
+        match v {
+            Some(RecordValue::MemberMetadata(v)) => {
                 let meta = MemberMetadata::from(v);
                 let m = self.streams_member_mut(group_id, member_id);
                 let old_instance = m.meta.instance_id.clone();
@@ -283,29 +357,23 @@ impl Coordinator {
                 let new_instance = m.meta.instance_id.clone();
                 let g = self.streams_group_mut(group_id);
                 if let Some(i) = old_instance {
-                    if g.static_members.get(&i) == Some(member_id) {
+                    if g.static_members.get(&i).map(String::as_str) == Some(member_id) {
                         g.static_members.remove(&i);
                     }
                 }
                 if let Some(i) = new_instance {
-                    g.static_members.insert(i, member_id.clone());
+                    g.static_members.insert(i, member_id.to_owned());
                 }
                 g.endpoints_version += 1;
                 refresh_member(g, member_id);
             }
-            (
-                RecordKey::MemberMetadata {
-                    group_id,
-                    member_id,
-                },
-                None,
-            ) => {
+            None => {
                 if let Some(g) = self.groups.get_mut(group_id) {
                     if let Some(m) = g.members.remove(member_id) {
                         let held = m.current.assigned.union(&m.current.pending_revocation);
                         g.release(member_id, &held);
                         if let Some(i) = &m.meta.instance_id {
-                            if g.static_members.get(i) == Some(member_id) {
+                            if g.static_members.get(i).map(String::as_str) == Some(member_id) {
                                 g.static_members.remove(i);
                             }
                         }
@@ -314,256 +382,241 @@ impl Coordinator {
                     refresh_member(g, member_id);
                 }
             }
-            (RecordKey::TargetAssignmentMetadata { group_id }, v) => {
-                let g = self.streams_group_mut(group_id);
-                g.assignment_epoch = match v {
-                    Some(RecordValue::TargetAssignmentMetadata(t)) => t.assignment_epoch,
-                    _ => 0,
-                };
-            }
-            (
-                RecordKey::TargetAssignmentMember {
-                    group_id,
-                    member_id,
-                },
-                v,
-            ) => {
-                let g = self.streams_group_mut(group_id);
-                match v {
-                    Some(RecordValue::TargetAssignmentMember(t)) => {
-                        g.target.insert(
-                            member_id.clone(),
-                            TasksTuple {
-                                active: wire(&t.active_tasks),
-                                standby: wire(&t.standby_tasks),
-                                warmup: wire(&t.warmup_tasks),
-                            },
-                        );
-                    }
-                    _ => {
-                        g.target.remove(member_id);
-                    }
-                }
-            }
-            (
-                RecordKey::CurrentMemberAssignment {
-                    group_id,
-                    member_id,
-                },
-                v,
-            ) => {
-                let next = match v {
-                    Some(RecordValue::CurrentMemberAssignment(c)) => {
-                        Some(CurrentAssignment::from(c))
-                    }
-                    _ => None,
-                };
-                if next.is_none()
-                    && !self
-                        .groups
-                        .get(group_id)
-                        .is_some_and(|g| g.members.contains_key(member_id))
-                {
-                    return;
-                }
-                let next = next.unwrap_or_default();
-                let held_new = next.assigned.union(&next.pending_revocation);
-                let m = self.streams_member_mut(group_id, member_id);
-                let held_old = m.current.assigned.union(&m.current.pending_revocation);
-                m.current = next;
-                m.update_acked();
-                let g = self.streams_group_mut(group_id);
-                g.release(member_id, &held_old);
-                g.hold(member_id, &held_new);
-                g.endpoints_version += 1;
-                refresh_member(g, member_id);
-            }
-            (
-                RecordKey::MemberRuntime {
-                    group_id,
-                    member_id,
-                },
-                v,
-            ) => {
-                let runtime = match v {
-                    Some(RecordValue::MemberRuntime(r)) => MemberRuntime {
-                        task_offsets: offsets_map(&r.task_offsets),
-                        task_end_offsets: offsets_map(&r.task_end_offsets),
-                        reported: TasksTuple::from_wire(
-                            &r.reported_active_tasks,
-                            &r.reported_standby_tasks,
-                            &r.reported_warmup_tasks,
-                        ),
-                        last_status: r.last_status.clone(),
-                        endpoints_sent_hash: r.endpoints_sent_hash.map(|h| h as u64),
-                    },
-                    _ => {
-                        if let Some(m) = self
-                            .groups
-                            .get_mut(group_id)
-                            .and_then(|g| g.members.get_mut(member_id))
-                        {
-                            m.runtime = MemberRuntime::default();
-                            m.update_acked();
-                        }
-                        return;
-                    }
-                };
-                let m = self.streams_member_mut(group_id, member_id);
-                m.runtime = runtime;
-                m.update_acked();
-                refresh_member(self.streams_group_mut(group_id), member_id);
-            }
-            (
-                RecordKey::MemberTimers {
-                    group_id,
-                    member_id,
-                },
-                v,
-            ) => {
-                let timers = match v {
-                    Some(RecordValue::MemberTimers(t)) => MemberTimers {
-                        session_deadline_ms: t.session_deadline_ms,
-                        rebalance_deadline: t
-                            .rebalance_deadline_ms
-                            .map(|d| (d, t.rebalance_deadline_epoch)),
-                    },
-                    _ => {
-                        if let Some(m) = self
-                            .groups
-                            .get_mut(group_id)
-                            .and_then(|g| g.members.get_mut(member_id))
-                        {
-                            m.timers = MemberTimers::default();
-                        }
-                        return;
-                    }
-                };
-                self.streams_member_mut(group_id, member_id).timers = timers;
-            }
-            (RecordKey::TopicCreation { group_id }, v) => {
-                let c = match v {
-                    Some(RecordValue::TopicCreation(c)) => creation_from(c),
-                    _ => InternalTopicCreation::default(),
-                };
-                self.streams_group_mut(group_id).creation = c;
-            }
-            (RecordKey::ConsumerGroupMetadata { group_id }, v) => match v {
-                Some(RecordValue::ConsumerGroupMetadata(m)) => {
-                    self.consumer_groups
-                        .entry(group_id.clone())
-                        .or_insert_with(|| ConsumerGroup::new(group_id))
-                        .epoch = m.epoch;
-                }
-                _ => {
-                    self.consumer_groups.remove(group_id);
-                }
-            },
-            (
-                RecordKey::ConsumerGroupMember {
-                    group_id,
-                    member_id,
-                },
-                v,
-            ) => {
-                let g = self
-                    .consumer_groups
-                    .entry(group_id.clone())
-                    .or_insert_with(|| ConsumerGroup::new(group_id));
-                match v {
-                    Some(RecordValue::ConsumerGroupMember(m)) => {
-                        g.members.insert(member_id.clone(), ConsumerMember::from(m));
-                    }
-                    _ => {
-                        g.members.remove(member_id);
-                    }
-                }
-            }
-            (
-                RecordKey::OffsetCommit {
-                    group_id,
-                    topic,
-                    partition,
-                },
-                v,
-            ) => match v {
-                Some(RecordValue::OffsetCommit(o)) => {
-                    self.offsets.entry(group_id.clone()).or_default().insert(
-                        (topic.clone(), *partition),
-                        CommittedOffset {
-                            offset: o.offset,
-                            metadata: o.metadata.clone(),
-                            commit_timestamp_ms: o.commit_timestamp_ms,
-                        },
-                    );
-                }
-                _ => {
-                    if let Some(m) = self.offsets.get_mut(group_id) {
-                        m.remove(&(topic.clone(), *partition));
-                        if m.is_empty() {
-                            self.offsets.remove(group_id);
-                        }
-                    }
-                }
-            },
-            (RecordKey::Topic { name }, v) => {
-                match v {
-                    Some(RecordValue::Topic(t)) => {
-                        self.cluster.topics.insert(
-                            name.clone(),
-                            TopicMetadata {
-                                name: name.clone(),
-                                num_partitions: t.num_partitions,
-                                replication_factor: t.replication_factor,
-                                configs: t
-                                    .configs
-                                    .iter()
-                                    .map(|kv| (kv.key.clone(), kv.value.clone()))
-                                    .collect(),
-                            },
-                        );
-                    }
-                    _ => {
-                        self.cluster.topics.remove(name);
-                    }
-                }
-                self.cluster_changed();
-            }
-            (RecordKey::Acls {}, v) => {
-                self.cluster.acls = match v {
-                    Some(RecordValue::Acls(a)) => a
-                        .acls
-                        .iter()
-                        .filter_map(|a| {
-                            Some(Acl {
-                                principal: a.principal.clone(),
-                                resource_type: ResourceType::parse(&a.resource_type)?,
-                                resource_name: a.resource_name.clone(),
-                                operation: Operation::parse(&a.operation)?,
-                            })
-                        })
-                        .collect(),
-                    _ => Vec::new(),
-                };
-            }
-            (RecordKey::Clock {}, Some(RecordValue::Clock(c))) => {
-                self.now_ms = self.now_ms.max(c.now_ms);
-            }
-            (RecordKey::MemberIdGenerator {}, Some(RecordValue::MemberIdGenerator(g))) => {
-                self.ids_generated = g.generated as u64;
-            }
-            (RecordKey::PendingEvents {}, v) => {
-                self.pending_events = match v {
-                    Some(RecordValue::PendingEvents(p)) => p.events.clone(),
-                    _ => Vec::new(),
-                };
-            }
-            (RecordKey::GroupConfig {}, Some(RecordValue::GroupConfig(v))) => {
-                self.apply_group_config(v);
-            }
-            // Values that do not belong to their key never decode; tombstones of
-            // singleton records change nothing.
-            _ => {}
+            Some(_) => {}
         }
+    }
+
+    fn apply_target_assignment_metadata(&mut self, group_id: &str, v: Option<&RecordValue>) {
+        let g = self.streams_group_mut(group_id);
+        g.assignment_epoch = match v {
+            Some(RecordValue::TargetAssignmentMetadata(t)) => t.assignment_epoch,
+            _ => 0,
+        };
+    }
+
+    fn apply_target_assignment_member(
+        &mut self,
+        group_id: &str,
+        member_id: &str,
+        v: Option<&RecordValue>,
+    ) {
+        let g = self.streams_group_mut(group_id);
+        match v {
+            Some(RecordValue::TargetAssignmentMember(t)) => {
+                g.target.insert(
+                    member_id.to_owned(),
+                    TasksTuple {
+                        active: wire(&t.active_tasks),
+                        standby: wire(&t.standby_tasks),
+                        warmup: wire(&t.warmup_tasks),
+                    },
+                );
+            }
+            _ => {
+                g.target.remove(member_id);
+            }
+        }
+    }
+
+    /// A member's current assignment, moving its tasks in the ownership map. A
+    /// tombstone for a member the group no longer has changes nothing.
+    fn apply_current_member_assignment(
+        &mut self,
+        group_id: &str,
+        member_id: &str,
+        v: Option<&RecordValue>,
+    ) {
+        let next = match v {
+            Some(RecordValue::CurrentMemberAssignment(c)) => Some(CurrentAssignment::from(c)),
+            _ => None,
+        };
+        if next.is_none()
+            && !self
+                .groups
+                .get(group_id)
+                .is_some_and(|g| g.members.contains_key(member_id))
+        {
+            return;
+        }
+        let next = next.unwrap_or_default();
+        let held_new = next.assigned.union(&next.pending_revocation);
+        let m = self.streams_member_mut(group_id, member_id);
+        let held_old = m.current.assigned.union(&m.current.pending_revocation);
+        m.current = next;
+        m.update_acked();
+        let g = self.streams_group_mut(group_id);
+        g.release(member_id, &held_old);
+        g.hold(member_id, &held_new);
+        g.endpoints_version += 1;
+        refresh_member(g, member_id);
+    }
+
+    fn apply_member_runtime(&mut self, group_id: &str, member_id: &str, v: Option<&RecordValue>) {
+        let runtime = match v {
+            Some(RecordValue::MemberRuntime(r)) => MemberRuntime {
+                task_offsets: offsets_map(&r.task_offsets),
+                task_end_offsets: offsets_map(&r.task_end_offsets),
+                reported: TasksTuple::from_wire(
+                    &r.reported_active_tasks,
+                    &r.reported_standby_tasks,
+                    &r.reported_warmup_tasks,
+                ),
+                last_status: r.last_status.clone(),
+                endpoints_sent_hash: r.endpoints_sent_hash.map(|h| h as u64),
+            },
+            _ => {
+                if let Some(m) = self
+                    .groups
+                    .get_mut(group_id)
+                    .and_then(|g| g.members.get_mut(member_id))
+                {
+                    m.runtime = MemberRuntime::default();
+                    m.update_acked();
+                }
+                return;
+            }
+        };
+        let m = self.streams_member_mut(group_id, member_id);
+        m.runtime = runtime;
+        m.update_acked();
+        refresh_member(self.streams_group_mut(group_id), member_id);
+    }
+
+    fn apply_member_timers(&mut self, group_id: &str, member_id: &str, v: Option<&RecordValue>) {
+        let timers = match v {
+            Some(RecordValue::MemberTimers(t)) => MemberTimers {
+                session_deadline_ms: t.session_deadline_ms,
+                rebalance_deadline: t
+                    .rebalance_deadline_ms
+                    .map(|d| (d, t.rebalance_deadline_epoch)),
+            },
+            _ => {
+                if let Some(m) = self
+                    .groups
+                    .get_mut(group_id)
+                    .and_then(|g| g.members.get_mut(member_id))
+                {
+                    m.timers = MemberTimers::default();
+                }
+                return;
+            }
+        };
+        self.streams_member_mut(group_id, member_id).timers = timers;
+    }
+
+    fn apply_topic_creation(&mut self, group_id: &str, v: Option<&RecordValue>) {
+        let c = match v {
+            Some(RecordValue::TopicCreation(c)) => creation_from(c),
+            _ => InternalTopicCreation::default(),
+        };
+        self.streams_group_mut(group_id).creation = c;
+    }
+
+    fn apply_consumer_group_metadata(&mut self, group_id: &str, v: Option<&RecordValue>) {
+        match v {
+            Some(RecordValue::ConsumerGroupMetadata(m)) => {
+                self.consumer_groups
+                    .entry(group_id.to_owned())
+                    .or_insert_with(|| ConsumerGroup::new(group_id))
+                    .epoch = m.epoch;
+            }
+            _ => {
+                self.consumer_groups.remove(group_id);
+            }
+        }
+    }
+
+    fn apply_consumer_group_member(
+        &mut self,
+        group_id: &str,
+        member_id: &str,
+        v: Option<&RecordValue>,
+    ) {
+        let g = self
+            .consumer_groups
+            .entry(group_id.to_owned())
+            .or_insert_with(|| ConsumerGroup::new(group_id));
+        match v {
+            Some(RecordValue::ConsumerGroupMember(m)) => {
+                g.members
+                    .insert(member_id.to_owned(), ConsumerMember::from(m));
+            }
+            _ => {
+                g.members.remove(member_id);
+            }
+        }
+    }
+
+    fn apply_offset_commit(
+        &mut self,
+        group_id: &str,
+        topic: &str,
+        partition: i32,
+        v: Option<&RecordValue>,
+    ) {
+        match v {
+            Some(RecordValue::OffsetCommit(o)) => {
+                self.offsets.entry(group_id.to_owned()).or_default().insert(
+                    (topic.to_owned(), partition),
+                    CommittedOffset {
+                        offset: o.offset,
+                        metadata: o.metadata.clone(),
+                        commit_timestamp_ms: o.commit_timestamp_ms,
+                    },
+                );
+            }
+            _ => {
+                if let Some(m) = self.offsets.get_mut(group_id) {
+                    m.remove(&(topic.to_owned(), partition));
+                    if m.is_empty() {
+                        self.offsets.remove(group_id);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A topic of the cluster, created, changed or deleted: every group is configured
+    /// again.
+    fn apply_topic(&mut self, name: &str, v: Option<&RecordValue>) {
+        match v {
+            Some(RecordValue::Topic(t)) => {
+                self.cluster.topics.insert(
+                    name.to_owned(),
+                    TopicMetadata {
+                        name: name.to_owned(),
+                        num_partitions: t.num_partitions,
+                        replication_factor: t.replication_factor,
+                        configs: t
+                            .configs
+                            .iter()
+                            .map(|kv| (kv.key.clone(), kv.value.clone()))
+                            .collect(),
+                    },
+                );
+            }
+            _ => {
+                self.cluster.topics.remove(name);
+            }
+        }
+        self.cluster_changed();
+    }
+
+    fn apply_acls(&mut self, v: Option<&RecordValue>) {
+        self.cluster.acls = match v {
+            Some(RecordValue::Acls(a)) => a
+                .acls
+                .iter()
+                .filter_map(|a| {
+                    Some(Acl {
+                        principal: a.principal.clone(),
+                        resource_type: ResourceType::parse(&a.resource_type)?,
+                        resource_name: a.resource_name.clone(),
+                        operation: Operation::parse(&a.operation)?,
+                    })
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
     }
 }

@@ -36,6 +36,28 @@ pub const MAX_EVENTS_PER_CALL: usize = 20_000;
 /// against a loop; real scenarios need a handful).
 const MAX_ROUNDS_PER_MOMENT: usize = 64;
 
+/// What a scenario action did: the detail of its event, and whether it failed.
+struct ActionResult {
+    detail: String,
+    failed: bool,
+}
+
+impl ActionResult {
+    fn done(detail: String) -> Self {
+        ActionResult {
+            detail,
+            failed: false,
+        }
+    }
+
+    fn failed(detail: String) -> Self {
+        ActionResult {
+            detail,
+            failed: true,
+        }
+    }
+}
+
 pub struct Simulation {
     pub coordinator: Coordinator,
     /// Configs plus every action, done or scheduled, sorted by time.
@@ -207,89 +229,38 @@ impl Simulation {
             return;
         }
         let now = self.now;
-        let mut failed = false;
-        let detail = match &timed.action {
-            Action::AddProcess(spec) => {
-                let id = spec
-                    .process_id
-                    .clone()
-                    .unwrap_or_else(|| self.fresh_process_id());
-                let p = Process::new(id.clone(), spec, &self.scenario.topology, now);
-                let d = format!(
-                    "process {id} starts with {} thread(s) at topology epoch {}",
-                    p.threads, p.topology.epoch
-                );
-                self.processes.push(p);
-                d
-            }
+        let ActionResult { detail, failed } = match &timed.action {
+            Action::AddProcess(spec) => ActionResult::done(self.spawn_process(spec, now)),
             Action::StopProcess { process_id } => {
                 if let Some(p) = self.processes.iter_mut().find(|p| &p.id == process_id) {
                     p.stop(now);
                 }
-                format!("process {process_id} shuts down cleanly")
+                ActionResult::done(format!("process {process_id} shuts down cleanly"))
             }
             Action::CrashProcess { process_id } => {
                 if let Some(p) = self.processes.iter_mut().find(|p| &p.id == process_id) {
                     p.crash();
                 }
-                format!("process {process_id} crashes (silent until its session times out)")
+                ActionResult::done(format!(
+                    "process {process_id} crashes (silent until its session times out)"
+                ))
             }
             Action::RestartProcess {
                 process_id,
                 changes,
-            } => {
-                let c = changes.clone().unwrap_or_default();
-                let client = self.scenario.client.clone();
-                if let Some(p) = self.processes.iter_mut().find(|p| &p.id == process_id) {
-                    p.restart(&c, now, &client);
-                    match c
-                        .process
-                        .topology_epoch
-                        .or(c.process.topology.as_ref().map(|t| t.epoch))
-                    {
-                        Some(e) => {
-                            format!("process {process_id} is redeployed with topology epoch {e}")
-                        }
-                        None => format!("process {process_id} restarts"),
-                    }
-                } else {
-                    String::new()
-                }
-            }
-            Action::CreateTopics { topics } => {
-                let errors = coord::create_topics(&mut self.coordinator, topics);
-                let names: Vec<String> = topics
-                    .iter()
-                    .map(|t| format!("{} ({} partitions)", t.name, t.num_partitions))
-                    .collect();
-                let mut d = format!("topics created: {}", names.join(", "));
-                if !errors.is_empty() {
-                    failed = true;
-                    d = format!("topic creation failed: {}", errors.join("; "));
-                }
-                d
-            }
-            Action::DeleteTopics { names } => {
-                let errors = coord::delete_topics(&mut self.coordinator, names);
-                let mut d = format!("topics deleted: {}", names.join(", "));
-                if !errors.is_empty() {
-                    failed = true;
-                    d = format!("topic deletion failed: {}", errors.join("; "));
-                }
-                d
-            }
+            } => ActionResult::done(self.restart_now(process_id, changes.as_ref(), now)),
+            Action::CreateTopics { topics } => self.create_topics_now(topics),
+            Action::DeleteTopics { names } => self.delete_topics_now(names),
             Action::SetAssignor { assignor } => {
                 let update = GroupConfigUpdate {
                     assignor: Some(assignor.clone()),
                     ..Default::default()
                 };
-                match coord::set_group_config(&mut self.coordinator, &update) {
-                    Ok(()) => format!("the group now uses the {assignor} assignor"),
-                    Err(e) => {
-                        failed = true;
-                        format!("the assignor was not changed: {e}")
-                    }
-                }
+                self.change_group_config(
+                    &update,
+                    format!("the group now uses the {assignor} assignor"),
+                    "the assignor",
+                )
             }
             Action::SetStandbyReplicas {
                 num_standby_replicas,
@@ -298,13 +269,11 @@ impl Simulation {
                     num_standby_replicas: Some(*num_standby_replicas),
                     ..Default::default()
                 };
-                match coord::set_group_config(&mut self.coordinator, &update) {
-                    Ok(()) => format!("num.standby.replicas = {num_standby_replicas}"),
-                    Err(e) => {
-                        failed = true;
-                        format!("num.standby.replicas was not changed: {e}")
-                    }
-                }
+                self.change_group_config(
+                    &update,
+                    format!("num.standby.replicas = {num_standby_replicas}"),
+                    "num.standby.replicas",
+                )
             }
             Action::Heartbeat { request } => {
                 let resp = self.send(request);
@@ -332,6 +301,77 @@ impl Simulation {
         }
         e.action = Some(timed.clone());
         self.log(e, out);
+    }
+
+    /// AddProcess: the process starts (its id given, or the next free one).
+    fn spawn_process(&mut self, spec: &ProcessSpec, now: i64) -> String {
+        let id = spec
+            .process_id
+            .clone()
+            .unwrap_or_else(|| self.fresh_process_id());
+        let p = Process::new(id.clone(), spec, &self.scenario.topology, now);
+        let d = format!(
+            "process {id} starts with {} thread(s) at topology epoch {}",
+            p.threads, p.topology.epoch
+        );
+        self.processes.push(p);
+        d
+    }
+
+    /// RestartProcess: the process restarts, perhaps redeployed with another topology.
+    fn restart_now(
+        &mut self,
+        process_id: &str,
+        changes: Option<&RestartChanges>,
+        now: i64,
+    ) -> String {
+        let c = changes.cloned().unwrap_or_default();
+        let client = self.scenario.client.clone();
+        let Some(p) = self.processes.iter_mut().find(|p| p.id == process_id) else {
+            return String::new();
+        };
+        p.restart(&c, now, &client);
+        match c
+            .process
+            .topology_epoch
+            .or(c.process.topology.as_ref().map(|t| t.epoch))
+        {
+            Some(e) => format!("process {process_id} is redeployed with topology epoch {e}"),
+            None => format!("process {process_id} restarts"),
+        }
+    }
+
+    fn create_topics_now(&mut self, topics: &[scenario::NewTopic]) -> ActionResult {
+        let errors = coord::create_topics(&mut self.coordinator, topics);
+        if !errors.is_empty() {
+            return ActionResult::failed(format!("topic creation failed: {}", errors.join("; ")));
+        }
+        let names: Vec<String> = topics
+            .iter()
+            .map(|t| format!("{} ({} partitions)", t.name, t.num_partitions))
+            .collect();
+        ActionResult::done(format!("topics created: {}", names.join(", ")))
+    }
+
+    fn delete_topics_now(&mut self, names: &[String]) -> ActionResult {
+        let errors = coord::delete_topics(&mut self.coordinator, names);
+        if !errors.is_empty() {
+            return ActionResult::failed(format!("topic deletion failed: {}", errors.join("; ")));
+        }
+        ActionResult::done(format!("topics deleted: {}", names.join(", ")))
+    }
+
+    /// SetAssignor / SetStandbyReplicas: `done` when the coordinator takes the update.
+    fn change_group_config(
+        &mut self,
+        update: &GroupConfigUpdate,
+        done: String,
+        what: &str,
+    ) -> ActionResult {
+        match coord::set_group_config(&mut self.coordinator, update) {
+            Ok(()) => ActionResult::done(done),
+            Err(e) => ActionResult::failed(format!("{what} was not changed: {e}")),
+        }
     }
 
     fn send(&mut self, req: &StreamsGroupHeartbeatRequest) -> StreamsGroupHeartbeatResponse {

@@ -77,17 +77,106 @@ pub fn configure(
 ) -> Result<ConfiguredTopology, ProtocolError> {
     let mut subs: Vec<&Subtopology> = topology.subtopologies.iter().collect();
     subs.sort_by(|a, b| a.subtopology_id.cmp(&b.subtopology_id));
-    let internal = internal_names(topology);
     let mut statuses = Vec::new();
 
-    // 1. Sources.
+    let sources = resolve_sources(&subs, cluster, &internal_names(topology))?;
+    statuses.extend(sources.missing_status());
+    let mut rep = infer_repartition_counts(&subs, &sources)?;
+    let copartitioned = enforce_copartitioning(&subs, &sources, &mut rep);
+    statuses.extend(status(
+        StatusCode::INCONSISTENT_SOURCE_TOPICS,
+        &copartitioned.inconsistent_sources,
+    ));
+    let sized = size_subtopologies(&subs, sources, &rep, &copartitioned.unsettled)?;
+    let internal = compare_internal_topics(sized.wanted, sized.undecided, cluster);
+
+    let mut inconsistent_internal = copartitioned.inconsistent_internal;
+    inconsistent_internal.extend(internal.inconsistent);
+    statuses.extend(status(
+        StatusCode::INCONSISTENT_INTERNAL_TOPICS,
+        &inconsistent_internal,
+    ));
+    if !internal.to_create.is_empty() || !internal.missing_undecided.is_empty() {
+        statuses.push(TopicStatus {
+            code: StatusCode::MISSING_INTERNAL_TOPICS,
+            detail: missing_internal_status_detail(
+                &internal.to_create,
+                &internal.missing_undecided,
+            ),
+        });
+    }
+    let ready = statuses.is_empty();
+    Ok(ConfiguredTopology {
+        epoch: topology.epoch,
+        subtopologies: if ready { sized.configured } else { Vec::new() },
+        internal_topics_to_create: internal.to_create,
+        internal_topics_undecided: internal.missing_undecided,
+        statuses,
+        config_mismatches: internal.config_mismatches,
+    })
+}
+
+/// A status whose detail is the given sentences, when there are any.
+fn status(code: StatusCode, details: &[String]) -> Option<TopicStatus> {
+    (!details.is_empty()).then(|| TopicStatus {
+        code,
+        detail: details.join(" "),
+    })
+}
+
+/// Step 1: every subtopology's external sources, regexes resolved (per subtopology,
+/// in `subs`' order).
+struct Sources<'a> {
+    /// Missing source topics and regexes matching nothing, sorted.
+    missing: BTreeSet<&'a str>,
+    unmatched: BTreeSet<&'a str>,
+    /// Per subtopology, per regex: the topics it matches.
+    regex_matches: Vec<Vec<Vec<String>>>,
+    /// Per subtopology: whether all its external inputs are known.
+    complete: Vec<bool>,
+    /// Per subtopology: its external sources that exist, sorted, regexes resolved.
+    externals: Vec<Vec<String>>,
+    /// The partition count of every external source that exists.
+    counts: BTreeMap<String, i32>,
+}
+
+impl Sources<'_> {
+    /// MISSING_SOURCE_TOPICS, if a source topic is missing or a regex matches nothing.
+    fn missing_status(&self) -> Option<TopicStatus> {
+        if self.missing.is_empty() && self.unmatched.is_empty() {
+            return None;
+        }
+        let m: Vec<&str> = self.missing.iter().copied().collect();
+        let u: Vec<&str> = self.unmatched.iter().copied().collect();
+        Some(TopicStatus {
+            code: StatusCode::MISSING_SOURCE_TOPICS,
+            detail: missing_sources_detail(&m, &u),
+        })
+    }
+
+    /// The largest partition count of these external topics.
+    fn max_count(&self, names: &[String]) -> Option<i32> {
+        max_count(&self.counts, names)
+    }
+}
+
+/// The largest partition count of these external topics.
+fn max_count(counts: &BTreeMap<String, i32>, names: &[String]) -> Option<i32> {
+    names.iter().filter_map(|t| counts.get(t).copied()).max()
+}
+
+/// Step 1: source topics and regexes against the cluster (a regex never matches an
+/// internal topic of the topology).
+fn resolve_sources<'a>(
+    subs: &[&'a Subtopology],
+    cluster: &Cluster,
+    internal: &BTreeSet<&str>,
+) -> Result<Sources<'a>, ProtocolError> {
     let mut missing = BTreeSet::new();
     let mut unmatched = BTreeSet::new();
-    // Per subtopology, per regex: the topics it matches.
     let mut regex_matches: Vec<Vec<Vec<String>>> = Vec::with_capacity(subs.len());
-    // Per subtopology: whether all its external inputs are known.
     let mut complete: Vec<bool> = Vec::with_capacity(subs.len());
-    for s in &subs {
+    for s in subs {
         let mut all_known = true;
         for t in &s.source_topics {
             if cluster.topic(t).is_none() {
@@ -97,7 +186,7 @@ pub fn configure(
         }
         let mut per_regex = Vec::with_capacity(s.source_topic_regex.len());
         for r in &s.source_topic_regex {
-            let matched = regex::matching_topics(r, cluster, &internal).map_err(|e| {
+            let matched = regex::matching_topics(r, cluster, internal).map_err(|e| {
                 ProtocolError::new(
                     ErrorCode::STREAMS_INVALID_TOPOLOGY,
                     format!("Source topic regex {r:?} does not compile: {e}"),
@@ -112,16 +201,6 @@ pub fn configure(
         regex_matches.push(per_regex);
         complete.push(all_known);
     }
-    if !missing.is_empty() || !unmatched.is_empty() {
-        let m: Vec<&str> = missing.into_iter().collect();
-        let u: Vec<&str> = unmatched.into_iter().collect();
-        statuses.push(TopicStatus {
-            code: StatusCode::MISSING_SOURCE_TOPICS,
-            detail: missing_sources_detail(&m, &u),
-        });
-    }
-    // External sources per subtopology that exist (sorted, regexes resolved) and their
-    // counts.
     let externals: Vec<Vec<String>> = subs
         .iter()
         .zip(&regex_matches)
@@ -135,25 +214,32 @@ pub fn configure(
             set.into_iter().cloned().collect()
         })
         .collect();
-    let external_counts: BTreeMap<String, i32> = externals
+    let counts: BTreeMap<String, i32> = externals
         .iter()
         .flatten()
         .filter_map(|t| cluster.partitions(t).map(|n| (t.clone(), n)))
         .collect();
-    let max_external = |names: &[String]| {
-        names
-            .iter()
-            .filter_map(|t| external_counts.get(t).copied())
-            .max()
-    };
+    Ok(Sources {
+        missing,
+        unmatched,
+        regex_matches,
+        complete,
+        externals,
+        counts,
+    })
+}
 
-    // 2. Repartition topics.
+/// Step 2: repartition topics' partition counts (`repartition`), None while undecided.
+fn infer_repartition_counts(
+    subs: &[&Subtopology],
+    sources: &Sources,
+) -> Result<BTreeMap<String, RepartitionCount>, ProtocolError> {
     let inputs: Vec<(&Subtopology, ExternalInputs)> = subs
         .iter()
-        .zip(&externals)
-        .zip(&complete)
+        .zip(&sources.externals)
+        .zip(&sources.complete)
         .map(|((s, e), known)| {
-            let inputs = match (known, max_external(e)) {
+            let inputs = match (known, sources.max_count(e)) {
                 (false, _) => ExternalInputs::Unknown,
                 (true, Some(n)) => ExternalInputs::Known(n),
                 (true, None) => ExternalInputs::None,
@@ -163,7 +249,7 @@ pub fn configure(
         .collect();
     let counts = repartition::infer_partial(&inputs)?;
     let fixed = repartition::fixed_counts(subs.iter().copied());
-    let mut rep: BTreeMap<String, RepartitionCount> = counts
+    Ok(counts
         .into_iter()
         .map(|(name, count)| {
             let is_fixed = fixed.contains_key(&name);
@@ -175,12 +261,52 @@ pub fn configure(
                 },
             )
         })
-        .collect();
+        .collect())
+}
 
-    // 3. Copartition groups. Groups that share a topic (e.g. one repartition topic
-    // joined in two subtopologies) must all agree, so they are merged first. A group
-    // is complete when none of its source topics is missing and each of its regexes
-    // matches a topic.
+/// Step 3's result.
+struct Copartitioned {
+    /// Topics of groups that are incomplete or inconsistent: the task count of a
+    /// subtopology reading one is not decided (fixing the group may change it).
+    unsettled: BTreeSet<String>,
+    /// INCONSISTENT_SOURCE_TOPICS' and INCONSISTENT_INTERNAL_TOPICS' sentences.
+    inconsistent_sources: Vec<String>,
+    inconsistent_internal: Vec<String>,
+}
+
+/// Step 3: copartition groups (`copartition`). Groups that share a topic (e.g. one
+/// repartition topic joined in two subtopologies) must all agree, so they are merged
+/// first. A group is complete when none of its source topics is missing and each of
+/// its regexes matches a topic.
+fn enforce_copartitioning(
+    subs: &[&Subtopology],
+    sources: &Sources,
+    rep: &mut BTreeMap<String, RepartitionCount>,
+) -> Copartitioned {
+    let mut out = Copartitioned {
+        unsettled: BTreeSet::new(),
+        inconsistent_sources: Vec::new(),
+        inconsistent_internal: Vec::new(),
+    };
+    for (group, group_complete) in &merged(copartition_groups(subs, sources)) {
+        let result = copartition::enforce(group, *group_complete, &sources.counts, rep);
+        if result.is_err() || !group_complete {
+            out.unsettled.extend(group.iter().cloned());
+        }
+        if let Err(st) = result {
+            if st.code == StatusCode::INCONSISTENT_SOURCE_TOPICS {
+                out.inconsistent_sources.push(st.detail);
+            } else {
+                out.inconsistent_internal.push(st.detail);
+            }
+        }
+    }
+    out
+}
+
+/// Every subtopology's copartition groups as topic names (regexes resolved), each with
+/// whether it is complete.
+fn copartition_groups(subs: &[&Subtopology], sources: &Sources) -> Vec<(BTreeSet<String>, bool)> {
     let mut groups: Vec<(BTreeSet<String>, bool)> = Vec::new();
     for (i, s) in subs.iter().enumerate() {
         for g in &s.copartition_groups {
@@ -191,14 +317,14 @@ pub fn configure(
                     .ok()
                     .and_then(|i| s.source_topics.get(i))
                 {
-                    group_complete &= external_counts.contains_key(t);
+                    group_complete &= sources.counts.contains_key(t);
                     group.insert(t.clone());
                 }
             }
             for ix in &g.source_topic_regex {
                 if let Some(ts) = usize::try_from(*ix)
                     .ok()
-                    .and_then(|r| regex_matches.get(i).and_then(|m| m.get(r)))
+                    .and_then(|r| sources.regex_matches.get(i).and_then(|m| m.get(r)))
                 {
                     group_complete &= !ts.is_empty();
                     group.extend(ts.iter().cloned());
@@ -217,41 +343,47 @@ pub fn configure(
             }
         }
     }
-    let mut inconsistent_sources = Vec::new();
-    let mut inconsistent_internal = Vec::new();
-    // Topics of groups that are incomplete or inconsistent: the task count of a
-    // subtopology reading one is not decided (fixing the group may change it).
-    let mut unsettled: BTreeSet<String> = BTreeSet::new();
-    for (group, group_complete) in &merged(groups) {
-        let result = copartition::enforce(group, *group_complete, &external_counts, &mut rep);
-        if result.is_err() || !group_complete {
-            unsettled.extend(group.iter().cloned());
-        }
-        if let Err(st) = result {
-            if st.code == StatusCode::INCONSISTENT_SOURCE_TOPICS {
-                inconsistent_sources.push(st.detail);
-            } else {
-                inconsistent_internal.push(st.detail);
-            }
-        }
-    }
-    if !inconsistent_sources.is_empty() {
-        statuses.push(TopicStatus {
-            code: StatusCode::INCONSISTENT_SOURCE_TOPICS,
-            detail: inconsistent_sources.join(" "),
-        });
-    }
+    groups
+}
 
-    // 4. Subtopologies, changelogs, task counts (None: undecided).
-    let internal_topic = |t: &TopicInfo, partitions: i32| ConfiguredInternalTopic {
+/// Step 4's result.
+struct Sized {
+    /// The subtopologies whose task count is decided.
+    configured: Vec<ConfiguredSubtopology>,
+    /// Internal topics with a decided partition count, by name.
+    wanted: BTreeMap<String, ConfiguredInternalTopic>,
+    /// Internal topics whose partition count is not decided.
+    undecided: BTreeSet<String>,
+}
+
+fn internal_topic(t: &TopicInfo, partitions: i32) -> ConfiguredInternalTopic {
+    ConfiguredInternalTopic {
         name: t.name.clone(),
         partitions,
         replication_factor: t.replication_factor,
         topic_configs: t.topic_configs.clone(),
+    }
+}
+
+/// Step 4: task counts (the largest input partition count, None while undecided) and
+/// changelogs sized to them.
+fn size_subtopologies(
+    subs: &[&Subtopology],
+    sources: Sources,
+    rep: &BTreeMap<String, RepartitionCount>,
+    unsettled: &BTreeSet<String>,
+) -> Result<Sized, ProtocolError> {
+    let mut out = Sized {
+        configured: Vec::with_capacity(subs.len()),
+        wanted: BTreeMap::new(),
+        undecided: BTreeSet::new(),
     };
-    let mut configured = Vec::with_capacity(subs.len());
-    let mut wanted: BTreeMap<String, ConfiguredInternalTopic> = BTreeMap::new();
-    let mut undecided: BTreeSet<String> = BTreeSet::new();
+    let Sources {
+        externals,
+        complete,
+        counts,
+        ..
+    } = sources;
     for ((s, ext), known) in subs.iter().zip(externals).zip(&complete) {
         let repartition_counts: Vec<(&TopicInfo, Option<i32>)> = s
             .repartition_source_topics
@@ -262,7 +394,7 @@ pub fn configure(
             && !ext.iter().any(|t| unsettled.contains(t))
             && repartition_counts.iter().all(|(_, n)| n.is_some());
         let num_tasks = if settled {
-            let n = max_external(&ext)
+            let n = max_count(&counts, &ext)
                 .into_iter()
                 .chain(repartition_counts.iter().filter_map(|(_, n)| *n))
                 .max()
@@ -292,51 +424,83 @@ pub fn configure(
             }
             match n {
                 Some(n) => {
-                    wanted
+                    out.wanted
                         .entry(t.name.clone())
                         .or_insert_with(|| internal_topic(t, n));
                 }
                 None => {
-                    undecided.insert(t.name.clone());
+                    out.undecided.insert(t.name.clone());
                 }
             }
         }
-        let Some(num_tasks) = num_tasks else {
-            continue;
-        };
-        let mut sinks = s.repartition_sink_topics.clone();
-        sinks.sort();
-        sinks.dedup();
-        configured.push(ConfiguredSubtopology {
-            id: s.subtopology_id.clone(),
-            num_tasks: u32::try_from(num_tasks).unwrap_or(0),
-            source_topics: ext,
-            repartition_source_topics: sorted(
-                repartition_counts
-                    .iter()
-                    .map(|(t, n)| internal_topic(t, n.unwrap_or(0)))
-                    .collect(),
-            ),
-            stateful: !s.state_changelog_topics.is_empty(),
-            state_changelog_topics: sorted(
-                s.state_changelog_topics
-                    .iter()
-                    .map(|t| internal_topic(t, num_tasks))
-                    .collect(),
-            ),
-            repartition_sink_topics: sinks,
-        });
+        if let Some(num_tasks) = num_tasks {
+            out.configured.push(configured_subtopology(
+                s,
+                ext,
+                &repartition_counts,
+                num_tasks,
+            ));
+        }
     }
-    wanted.retain(|name, _| !undecided.contains(name));
+    out.wanted.retain(|name, _| !out.undecided.contains(name));
+    Ok(out)
+}
 
-    // 5. Internal topics against the cluster: decided ones are checked and created,
-    // undecided ones only reported when missing.
+fn configured_subtopology(
+    s: &Subtopology,
+    ext: Vec<String>,
+    repartition_counts: &[(&TopicInfo, Option<i32>)],
+    num_tasks: i32,
+) -> ConfiguredSubtopology {
+    let mut sinks = s.repartition_sink_topics.clone();
+    sinks.sort();
+    sinks.dedup();
+    ConfiguredSubtopology {
+        id: s.subtopology_id.clone(),
+        num_tasks: u32::try_from(num_tasks).unwrap_or(0),
+        source_topics: ext,
+        repartition_source_topics: sorted(
+            repartition_counts
+                .iter()
+                .map(|(t, n)| internal_topic(t, n.unwrap_or(0)))
+                .collect(),
+        ),
+        stateful: !s.state_changelog_topics.is_empty(),
+        state_changelog_topics: sorted(
+            s.state_changelog_topics
+                .iter()
+                .map(|t| internal_topic(t, num_tasks))
+                .collect(),
+        ),
+        repartition_sink_topics: sinks,
+    }
+}
+
+/// Step 5's result.
+struct InternalTopics {
+    /// Missing, with a decided count: the coordinator creates these.
+    to_create: Vec<ConfiguredInternalTopic>,
+    /// Missing, count undecided: reported, not created.
+    missing_undecided: Vec<String>,
+    /// INCONSISTENT_INTERNAL_TOPICS' sentences for existing topics with another count.
+    inconsistent: Vec<String>,
+    config_mismatches: Vec<ConfigMismatch>,
+}
+
+/// Step 5: internal topics against the cluster: decided ones are checked and created,
+/// undecided ones only reported when missing.
+fn compare_internal_topics(
+    wanted: BTreeMap<String, ConfiguredInternalTopic>,
+    undecided: BTreeSet<String>,
+    cluster: &Cluster,
+) -> InternalTopics {
     let mut to_create = Vec::new();
+    let mut inconsistent = Vec::new();
     let mut config_mismatches = Vec::new();
     for t in wanted.into_values() {
         match cluster.topic(&t.name) {
             None => to_create.push(t),
-            Some(m) if m.num_partitions != t.partitions => inconsistent_internal.push(format!(
+            Some(m) if m.num_partitions != t.partitions => inconsistent.push(format!(
                 "Existing topic {} has different number of partitions: expected {}, found {}.",
                 t.name, t.partitions, m.num_partitions
             )),
@@ -354,27 +518,12 @@ pub fn configure(
         .into_iter()
         .filter(|t| cluster.topic(t).is_none())
         .collect();
-    if !inconsistent_internal.is_empty() {
-        statuses.push(TopicStatus {
-            code: StatusCode::INCONSISTENT_INTERNAL_TOPICS,
-            detail: inconsistent_internal.join(" "),
-        });
-    }
-    if !to_create.is_empty() || !missing_undecided.is_empty() {
-        statuses.push(TopicStatus {
-            code: StatusCode::MISSING_INTERNAL_TOPICS,
-            detail: missing_internal_status_detail(&to_create, &missing_undecided),
-        });
-    }
-    let ready = statuses.is_empty();
-    Ok(ConfiguredTopology {
-        epoch: topology.epoch,
-        subtopologies: if ready { configured } else { Vec::new() },
-        internal_topics_to_create: to_create,
-        internal_topics_undecided: missing_undecided,
-        statuses,
+    InternalTopics {
+        to_create,
+        missing_undecided,
+        inconsistent,
         config_mismatches,
-    })
+    }
 }
 
 /// The sentence MISSING_INTERNAL_TOPICS' detail ends with when some missing internal

@@ -25,6 +25,32 @@ pub fn validate(topology: &Topology) -> Result<(), ProtocolError> {
     if topology.subtopologies.is_empty() {
         return Err(invalid("The topology has no subtopologies."));
     }
+    check_ids(topology)?;
+    for s in &topology.subtopologies {
+        check_inputs_and_names(s)?;
+    }
+    check_reserved(topology)?;
+    for s in &topology.subtopologies {
+        check_changelogs(s)?;
+        check_copartition_groups(s)?;
+        check_regexes(s)?;
+    }
+    check_fixed_counts(topology)?;
+    // Partition counts must be inferable whatever the external topics' counts are.
+    let structural: Vec<(&Subtopology, Option<i32>)> = topology
+        .subtopologies
+        .iter()
+        .map(|s| {
+            let reads_external = !s.source_topics.is_empty() || !s.source_topic_regex.is_empty();
+            (s, reads_external.then_some(1))
+        })
+        .collect();
+    repartition::infer(&structural)?;
+    Ok(())
+}
+
+/// Subtopology ids: not empty, each once.
+fn check_ids(topology: &Topology) -> Result<(), ProtocolError> {
     let mut seen = BTreeSet::new();
     for s in &topology.subtopologies {
         if s.subtopology_id.is_empty() {
@@ -37,24 +63,32 @@ pub fn validate(topology: &Topology) -> Result<(), ProtocolError> {
             )));
         }
     }
-    for s in &topology.subtopologies {
-        let id = &s.subtopology_id;
-        if s.source_topics.is_empty()
-            && s.source_topic_regex.is_empty()
-            && s.repartition_source_topics.is_empty()
-        {
+    Ok(())
+}
+
+/// A subtopology reads something, and every topic name it mentions is valid.
+fn check_inputs_and_names(s: &Subtopology) -> Result<(), ProtocolError> {
+    let id = &s.subtopology_id;
+    if s.source_topics.is_empty()
+        && s.source_topic_regex.is_empty()
+        && s.repartition_source_topics.is_empty()
+    {
+        return Err(invalid(format!(
+            "Subtopology {id} reads nothing: it has no source topics, source topic regexes or repartition source topics."
+        )));
+    }
+    for name in topic_names(s) {
+        if let Err(msg) = validate_topic_name(name) {
             return Err(invalid(format!(
-                "Subtopology {id} reads nothing: it has no source topics, source topic regexes or repartition source topics."
+                "Invalid topic name in subtopology {id}: {msg}"
             )));
         }
-        for name in topic_names(s) {
-            if let Err(msg) = validate_topic_name(name) {
-                return Err(invalid(format!(
-                    "Invalid topic name in subtopology {id}: {msg}"
-                )));
-            }
-        }
     }
+    Ok(())
+}
+
+/// No Kafka internal topic anywhere in the topology (all of them named at once).
+fn check_reserved(topology: &Topology) -> Result<(), ProtocolError> {
     let reserved: BTreeSet<&str> = topology
         .subtopologies
         .iter()
@@ -68,49 +102,69 @@ pub fn validate(topology: &Topology) -> Result<(), ProtocolError> {
             names.join(", ")
         )));
     }
-    for s in &topology.subtopologies {
-        let id = &s.subtopology_id;
-        for c in &s.state_changelog_topics {
-            if c.partitions != 0 {
-                return Err(invalid(format!(
-                    "Changelog topic {} of subtopology {id} must have partitions 0 (its count is derived), but has {}.",
-                    c.name, c.partitions
-                )));
-            }
+    Ok(())
+}
+
+/// A changelog's partition count is derived, never given.
+fn check_changelogs(s: &Subtopology) -> Result<(), ProtocolError> {
+    let id = &s.subtopology_id;
+    for c in &s.state_changelog_topics {
+        if c.partitions != 0 {
+            return Err(invalid(format!(
+                "Changelog topic {} of subtopology {id} must have partitions 0 (its count is derived), but has {}.",
+                c.name, c.partitions
+            )));
         }
-        for (g, group) in s.copartition_groups.iter().enumerate() {
-            for (field, indexes, len) in [
-                ("sourceTopics", &group.source_topics, s.source_topics.len()),
-                (
-                    "sourceTopicRegex",
-                    &group.source_topic_regex,
-                    s.source_topic_regex.len(),
-                ),
-                (
-                    "repartitionSourceTopics",
-                    &group.repartition_source_topics,
-                    s.repartition_source_topics.len(),
-                ),
-            ] {
-                if let Some(bad) = indexes
-                    .iter()
-                    .find(|i| usize::try_from(**i).map_or(true, |i| i >= len))
-                {
-                    return Err(invalid(format!(
-                        "Copartition group {g} of subtopology {id} refers to {field} index {bad}, but the subtopology has {len} {field}."
-                    )));
-                }
-            }
-        }
-        for pattern in &s.source_topic_regex {
-            if let Err(e) = regex::compile(pattern) {
+    }
+    Ok(())
+}
+
+/// Copartition groups refer to the subtopology's own lists by index: every index
+/// must exist.
+fn check_copartition_groups(s: &Subtopology) -> Result<(), ProtocolError> {
+    let id = &s.subtopology_id;
+    for (g, group) in s.copartition_groups.iter().enumerate() {
+        for (field, indexes, len) in [
+            ("sourceTopics", &group.source_topics, s.source_topics.len()),
+            (
+                "sourceTopicRegex",
+                &group.source_topic_regex,
+                s.source_topic_regex.len(),
+            ),
+            (
+                "repartitionSourceTopics",
+                &group.repartition_source_topics,
+                s.repartition_source_topics.len(),
+            ),
+        ] {
+            if let Some(bad) = indexes
+                .iter()
+                .find(|i| usize::try_from(**i).map_or(true, |i| i >= len))
+            {
                 return Err(invalid(format!(
-                    "Source topic regex {:?} of subtopology {id} does not compile: {e}",
-                    crate::protocol::json::truncate(pattern, 100)
+                    "Copartition group {g} of subtopology {id} refers to {field} index {bad}, but the subtopology has {len} {field}."
                 )));
             }
         }
     }
+    Ok(())
+}
+
+fn check_regexes(s: &Subtopology) -> Result<(), ProtocolError> {
+    let id = &s.subtopology_id;
+    for pattern in &s.source_topic_regex {
+        if let Err(e) = regex::compile(pattern) {
+            return Err(invalid(format!(
+                "Source topic regex {:?} of subtopology {id} does not compile: {e}",
+                crate::protocol::json::truncate(pattern, 100)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A repartition topic's fixed partition count is the same wherever it is given.
+fn check_fixed_counts(topology: &Topology) -> Result<(), ProtocolError> {
     let mut fixed: BTreeMap<&str, BTreeSet<i32>> = BTreeMap::new();
     for s in &topology.subtopologies {
         for t in s
@@ -131,15 +185,5 @@ pub fn validate(topology: &Topology) -> Result<(), ProtocolError> {
             counts.join(" and ")
         )));
     }
-    // Partition counts must be inferable whatever the external topics' counts are.
-    let structural: Vec<(&Subtopology, Option<i32>)> = topology
-        .subtopologies
-        .iter()
-        .map(|s| {
-            let reads_external = !s.source_topics.is_empty() || !s.source_topic_regex.is_empty();
-            (s, reads_external.then_some(1))
-        })
-        .collect();
-    repartition::infer(&structural)?;
     Ok(())
 }

@@ -1,0 +1,405 @@
+//! `check`: every check of a join or heartbeat (SPEC.md section 3), and the plan of what
+//! it will change. It reads the coordinator only (`&self`), so "nothing changes until
+//! all checks pass" holds by construction; `commit` then writes the plan.
+
+use super::{not_found, not_streams, owned_lists, updated_metadata};
+use crate::coordinator::group::StreamsGroup;
+use crate::coordinator::member::MemberMetadata;
+use crate::coordinator::static_membership::{self, Who};
+use crate::coordinator::tasks::{wire_equals, TasksTuple};
+use crate::coordinator::topology_epoch::{self, TopologyAction};
+use crate::coordinator::{Coordinator, RequestContext};
+use crate::protocol::heartbeat::JOIN_GROUP_MEMBER_EPOCH;
+use crate::protocol::ErrorCode::*;
+use crate::protocol::{ProtocolError, StreamsGroupHeartbeatRequest, TaskOffset, Topology};
+use std::collections::BTreeSet;
+
+/// What a join or heartbeat that passed every check will change.
+pub(super) struct Plan<'r> {
+    pub req: &'r StreamsGroupHeartbeatRequest,
+    /// Member epoch 0: a join (or rejoin).
+    pub joining: bool,
+    /// The member resends its previous epoch with a subset of its tasks: the last
+    /// response was lost, so this one carries the assignment again.
+    pub lost_response: bool,
+    /// A topology to record (new, or a higher epoch), already configured and within
+    /// the task limits.
+    pub new_topology: Option<&'r Topology>,
+    pub member: MemberPlan,
+    /// The tasks the member now reports owning, when they differ from what it last
+    /// reported (a join reports none).
+    pub reported: Option<TasksTuple>,
+}
+
+/// The member a request is for, and the records that make or update it.
+pub(super) struct MemberPlan {
+    pub id: String,
+    /// The id generator's new count, when `id` came from the generator.
+    pub generated: Option<u64>,
+    /// A static member restarting: what it takes over from the member that left.
+    pub take_over: Option<TakeOver>,
+    /// New metadata, when it changes.
+    pub metadata: Option<MetadataUpdate>,
+    /// A member the group does not know yet: it starts with an empty assignment.
+    pub is_new: bool,
+}
+
+/// A static member's restart (reference 2.8): the new member id inherits the old
+/// member's metadata, target and assigned tasks, at member epoch 0.
+pub(super) struct TakeOver {
+    pub old_id: String,
+    pub meta: MemberMetadata,
+    pub assigned: TasksTuple,
+    pub target: Option<TasksTuple>,
+}
+
+pub(super) struct MetadataUpdate {
+    pub meta: MemberMetadata,
+    /// Whether the change bumps the group epoch: any change for a dynamic member,
+    /// placement only for a static one.
+    pub rebalance: bool,
+}
+
+/// Why a join or heartbeat was refused (also a consumer group's).
+pub(crate) enum Refusal {
+    /// An error answer; nothing changes.
+    Error(ProtocolError),
+    /// FENCED_MEMBER_EPOCH: the one refusal that changes the group, which removes the
+    /// member before answering.
+    Fenced {
+        member_id: String,
+        error: ProtocolError,
+    },
+}
+
+impl From<ProtocolError> for Refusal {
+    fn from(e: ProtocolError) -> Self {
+        Refusal::Error(e)
+    }
+}
+
+fn check_offsets(list: &Option<Vec<TaskOffset>>, field: &str) -> Result<(), ProtocolError> {
+    if let Some(l) = list {
+        let mut seen = BTreeSet::new();
+        for o in l {
+            if !seen.insert((o.subtopology_id.as_str(), o.partition)) {
+                return Err(ProtocolError::invalid_request(format!(
+                    "Task {}_{} appears twice in {field}.",
+                    o.subtopology_id, o.partition
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// FENCED_MEMBER_EPOCH unless the member sends its current epoch, or its previous one
+/// with a subset of its tasks (a lost response: returns true).
+fn check_member_epoch(
+    group: Option<&StreamsGroup>,
+    who: &Who,
+    req: &StreamsGroupHeartbeatRequest,
+) -> Result<bool, Refusal> {
+    let (Who::Existing(id), Some(g)) = (who, group) else {
+        return Ok(false);
+    };
+    let Some(m) = g.members.get(id) else {
+        return Ok(false);
+    };
+    let cur = m.current.member_epoch;
+    if req.member_epoch == cur {
+        return Ok(false);
+    }
+    let owned_subset = owned_lists(req)
+        .is_some_and(|(a, s, w)| TasksTuple::from_wire(a, s, w).is_subset(&m.current.assigned));
+    if req.member_epoch == m.current.previous_member_epoch && req.member_epoch < cur && owned_subset
+    {
+        return Ok(true);
+    }
+    let which = if req.member_epoch > cur {
+        "greater"
+    } else {
+        "smaller"
+    };
+    let error = ProtocolError::new(
+        FENCED_MEMBER_EPOCH,
+        format!(
+            "The streams group member has a {which} member epoch ({}) than the one known by the group coordinator ({cur}). The member was removed from the group and must rejoin with epoch 0.",
+            req.member_epoch
+        ),
+    );
+    Err(Refusal::Fenced {
+        member_id: id.clone(),
+        error,
+    })
+}
+
+/// Whether the member's topology epoch is behind the group's once this request is
+/// applied (a stale member's owned tasks are not checked against the topology).
+fn member_is_stale(
+    group: Option<&StreamsGroup>,
+    who: &Who,
+    req: &StreamsGroupHeartbeatRequest,
+    new_topology: Option<&Topology>,
+) -> bool {
+    let joining = req.member_epoch == JOIN_GROUP_MEMBER_EPOCH;
+    let member_topology_epoch = match (&req.topology, who, group) {
+        (Some(t), _, _) if joining => t.epoch,
+        (_, Who::Existing(id), Some(g)) => g
+            .members
+            .get(id)
+            .map(|m| m.meta.topology_epoch)
+            .unwrap_or(0),
+        _ => 0,
+    };
+    let group_topology_epoch = new_topology
+        .map(|t| t.epoch)
+        .or_else(|| group.and_then(|g| g.topology_epoch()))
+        .unwrap_or(0);
+    member_topology_epoch < group_topology_epoch
+}
+
+/// INVALID_REQUEST for an owned task that is not a task of the group's (ready) topology.
+fn check_owned_tasks(
+    group: Option<&StreamsGroup>,
+    req: &StreamsGroupHeartbeatRequest,
+) -> Result<(), ProtocolError> {
+    let (Some((a, s, w)), Some(cfg)) = (owned_lists(req), group.and_then(|g| g.ready_topology()))
+    else {
+        return Ok(());
+    };
+    for (field, list) in [("ActiveTasks", a), ("StandbyTasks", s), ("WarmupTasks", w)] {
+        for t in list {
+            let tasks = cfg.subtopology(&t.subtopology_id).map(|s| s.num_tasks);
+            for &p in &t.partitions {
+                if !tasks.is_some_and(|n| p >= 0 && (p as u32) < n) {
+                    return Err(ProtocolError::invalid_request(format!(
+                        "{field} contains task {}_{}, which is not a task of the group's topology.",
+                        t.subtopology_id, p
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+impl Coordinator {
+    /// Every check of a join or heartbeat (in the order the first failing one is
+    /// answered), and the plan of what it changes.
+    pub(super) fn check<'r>(
+        &self,
+        req: &'r StreamsGroupHeartbeatRequest,
+        ctx: &RequestContext,
+    ) -> Result<Plan<'r>, Refusal> {
+        let joining = req.member_epoch == JOIN_GROUP_MEMBER_EPOCH;
+        let gid = req.group_id.as_str();
+        if self.consumer_groups.contains_key(gid) {
+            return Err(not_streams(gid).into());
+        }
+        let group = self.groups.get(gid);
+        if group.is_none() && !joining {
+            return Err(not_found(gid).into());
+        }
+        let who = static_membership::lookup(group, req)?;
+        if joining && who == Who::New {
+            self.check_room(group, gid)?;
+        }
+        let lost_response = if joining {
+            false
+        } else {
+            check_member_epoch(group, &who, req)?
+        };
+        let new_topology = self.check_topology(group, req)?;
+        if !joining && !member_is_stale(group, &who, req, new_topology) {
+            check_owned_tasks(group, req)?;
+        }
+        check_offsets(&req.task_offsets, "TaskOffsets")?;
+        check_offsets(&req.task_end_offsets, "TaskEndOffsets")?;
+        let member = self.plan_member(group, who, req, ctx);
+        let reported = reported_tasks(group, &member.id, req);
+        Ok(Plan {
+            req,
+            joining,
+            lost_response,
+            new_topology,
+            member,
+            reported,
+        })
+    }
+
+    /// A new member needs room: in the coordinator for a new group, in the group for
+    /// a new member.
+    fn check_room(&self, group: Option<&StreamsGroup>, gid: &str) -> Result<(), ProtocolError> {
+        let max = self
+            .config
+            .group_max_size
+            .map_or(crate::limits::MAX_MEMBERS_PER_GROUP, |m| {
+                (m as usize).min(crate::limits::MAX_MEMBERS_PER_GROUP)
+            });
+        if group.is_none() && self.groups.len() >= crate::limits::MAX_GROUPS {
+            return Err(ProtocolError::new(
+                COORDINATOR_NOT_AVAILABLE,
+                format!(
+                    "This coordinator holds its limit of {} streams groups; group {gid} cannot be created.",
+                    crate::limits::MAX_GROUPS
+                ),
+            ));
+        }
+        if let Some(g) = group {
+            if g.members.len() >= max {
+                return Err(ProtocolError::new(
+                    GROUP_MAX_SIZE_REACHED,
+                    format!(
+                        "The streams group {gid} has reached its maximum size of {max} members."
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The topology a join brings, when it is one to record (checked against the
+    /// group's topology epoch, configured, within the task limits); otherwise the
+    /// group's own configuration error, if it has one.
+    fn check_topology<'r>(
+        &self,
+        group: Option<&StreamsGroup>,
+        req: &'r StreamsGroupHeartbeatRequest,
+    ) -> Result<Option<&'r Topology>, ProtocolError> {
+        let joining = req.member_epoch == JOIN_GROUP_MEMBER_EPOCH;
+        let topology_action = match (&req.topology, joining) {
+            (Some(t), true) => Some(topology_epoch::compare(
+                group.and_then(|g| g.topology.as_ref()),
+                t,
+            )?),
+            _ => None,
+        };
+        let new_topology = match (topology_action, &req.topology) {
+            (Some(TopologyAction::Store | TopologyAction::Replace), Some(t)) => {
+                let configured = crate::topology::configure(t, &self.cluster)?;
+                crate::limits::check_tasks(&configured)?;
+                Some(t)
+            }
+            _ => None,
+        };
+        if new_topology.is_none() {
+            if let Some(Some(Err(e))) = group.map(|g| &g.configured) {
+                return Err(e.clone());
+            }
+        }
+        Ok(new_topology)
+    }
+
+    /// The member's id and the records that make or update it.
+    fn plan_member(
+        &self,
+        group: Option<&StreamsGroup>,
+        who: Who,
+        req: &StreamsGroupHeartbeatRequest,
+        ctx: &RequestContext,
+    ) -> MemberPlan {
+        let joining = req.member_epoch == JOIN_GROUP_MEMBER_EPOCH;
+        match who {
+            Who::New => {
+                let (id, generated) = self.member_id_for(group, req);
+                let base = MemberMetadata {
+                    process_id: id.clone(),
+                    rebalance_timeout_ms: req.rebalance_timeout_ms,
+                    ..Default::default()
+                };
+                let meta = updated_metadata(&base, req, ctx, joining).unwrap_or(base);
+                MemberPlan {
+                    id,
+                    generated,
+                    take_over: None,
+                    metadata: Some(MetadataUpdate {
+                        meta,
+                        rebalance: true,
+                    }),
+                    is_new: true,
+                }
+            }
+            Who::Existing(id) => {
+                let metadata = group.and_then(|g| g.members.get(&id)).and_then(|m| {
+                    updated_metadata(&m.meta, req, ctx, joining).map(|n| MetadataUpdate {
+                        rebalance: n.instance_id.is_none() || m.meta.placement_differs(&n),
+                        meta: n,
+                    })
+                });
+                MemberPlan {
+                    id,
+                    generated: None,
+                    take_over: None,
+                    metadata,
+                    is_new: false,
+                }
+            }
+            Who::TakeOver(old_id) => {
+                let (id, generated) = self.member_id_for(group, req);
+                let take_over = match group.and_then(|g| g.members.get(&old_id).map(|m| (m, g))) {
+                    Some((m, g)) => TakeOver {
+                        meta: m.meta.clone(),
+                        assigned: m.current.assigned.clone(),
+                        target: g.target.get(&old_id).cloned(),
+                        old_id,
+                    },
+                    None => TakeOver {
+                        old_id,
+                        meta: MemberMetadata::default(),
+                        assigned: TasksTuple::default(),
+                        target: None,
+                    },
+                };
+                let metadata =
+                    updated_metadata(&take_over.meta, req, ctx, joining).map(|n| MetadataUpdate {
+                        rebalance: take_over.meta.placement_differs(&n),
+                        meta: n,
+                    });
+                MemberPlan {
+                    id,
+                    generated,
+                    take_over: Some(take_over),
+                    metadata,
+                    is_new: false,
+                }
+            }
+        }
+    }
+
+    /// The id a joining member asked for, or the next free one from the seeded
+    /// generator (with the generator's new count, which `commit` records).
+    fn member_id_for(
+        &self,
+        group: Option<&StreamsGroup>,
+        req: &StreamsGroupHeartbeatRequest,
+    ) -> (String, Option<u64>) {
+        if !req.member_id.is_empty() {
+            return (req.member_id.clone(), None);
+        }
+        let taken = |id: &str| group.is_some_and(|g| g.members.contains_key(id));
+        let mut n = self.ids_generated;
+        let mut id = crate::coordinator::ids::member_id(self.config.seed, n);
+        while taken(&id) {
+            n += 1;
+            id = crate::coordinator::ids::member_id(self.config.seed, n);
+        }
+        (id, Some(n + 1))
+    }
+}
+
+/// The tasks a member reports owning, when they differ from what it last reported: a
+/// join owns none; a heartbeat without the three lists reports nothing new.
+fn reported_tasks(
+    group: Option<&StreamsGroup>,
+    member_id: &str,
+    req: &StreamsGroupHeartbeatRequest,
+) -> Option<TasksTuple> {
+    if req.member_epoch == JOIN_GROUP_MEMBER_EPOCH {
+        return Some(TasksTuple::default());
+    }
+    owned_lists(req).and_then(|(a, s, w)| {
+        let m = group.and_then(|g| g.members.get(member_id))?;
+        (!wire_equals(a, s, w, &m.runtime.reported)).then(|| TasksTuple::from_wire(a, s, w))
+    })
+}
