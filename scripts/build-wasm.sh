@@ -68,21 +68,15 @@ mv "$f.opt" "$f"
 cp "$f" pkg/dist/node/${CRATE}_bg.wasm
 # The node build is CommonJS inside a package whose root may say "type": "module".
 echo '{ "type": "commonjs" }' > pkg/dist/node/package.json
+# The binding's inline JS (src/wasm/assign.rs) is an ES module that the CommonJS glue
+# require()s: Node >= 20.19 loads it (require of an ES module, no flag).
+if [ -d pkg/dist/node/snippets ]; then
+  echo '{ "type": "module" }' > pkg/dist/node/snippets/package.json
+fi
 echo '{ "type": "module" }' > pkg/dist/web/package.json
 
-# The hand-written fast assign() (pkg/js, see fast-assign.mjs): an ES module for the
-# web build with its entry index.js, and a CommonJS copy for the Node build.
-cp pkg/js/fast-assign.mjs pkg/dist/web/fast-assign.js
-cp pkg/js/web.mjs pkg/dist/web/index.js
-FAST_EXPORTS=$(sed -n 's/^export function \([A-Za-z]*\)(.*/\1/p' pkg/js/fast-assign.mjs | paste -sd, -)
-{
-  sed 's/^export function /function /' pkg/js/fast-assign.mjs
-  echo "module.exports = { $FAST_EXPORTS };"
-} > pkg/dist/node/fast-assign.js
-if grep -q '^export ' pkg/dist/node/fast-assign.js; then
-  echo "[build-wasm] pkg/js/fast-assign.mjs has an export the CommonJS copy cannot take" >&2
-  exit 1
-fi
+# The web build's entry is wasm-bindgen's module itself.
+cp pkg/dist/web/${CRATE}.js pkg/dist/web/index.js
 
 mkdir -p www/pkg
 cp -r pkg/dist/web/. www/pkg/

@@ -10,7 +10,7 @@ pub mod acl;
 pub mod requests;
 
 pub use acl::{Acl, Operation, ResourceType, ANONYMOUS, CLUSTER_RESOURCE_NAME};
-pub use requests::{CreatableTopic, CreatePartitionsTopic, TopicConfigs, TopicResult};
+pub use requests::{CreatableTopic, CreatePartitionsTopic, TopicResult};
 
 use crate::protocol::ErrorCode;
 use serde::Serialize;

@@ -922,6 +922,7 @@ impl Coordinator {
             standby_tasks: standby,
             warmup_tasks: warmup,
             partitions_by_user_endpoint,
+            ..Default::default()
         };
         if let Some(m) = g.members.get_mut(member_id) {
             m.endpoints_seen_version = Some(version);

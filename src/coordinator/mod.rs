@@ -34,33 +34,33 @@ pub mod warmup_promotion;
 
 use crate::cluster::Cluster;
 use crate::config::CoordinatorConfig;
-use crate::from_json_struct;
+use crate::protocol::json::{int64_opt, InputError, Validate};
 use crate::protocol::{ProtocolError, StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
 use consumer::ConsumerGroup;
 use events::Event;
 use group::StreamsGroup;
 use offsets::CommittedOffset;
 use records::{Record, RecordKey, RecordValue};
+use serde::Deserialize;
 use std::collections::BTreeMap;
 
 /// Who sent a request, and when (API.md: `context`).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RequestContext {
+    /// Default "User:ANONYMOUS".
+    #[serde(default)]
     pub principal: Option<String>,
+    #[serde(default)]
     pub client_id: Option<String>,
+    #[serde(default)]
     pub client_host: Option<String>,
+    /// The time of the request on the coordinator's clock; time never goes back.
+    #[serde(default, with = "int64_opt")]
     pub now_ms: Option<i64>,
 }
 
-from_json_struct!(RequestContext, "a context object", "context objects", |f| {
-    let now_ms: Option<i64> = f.or("nowMs", None)?;
-    Ok(RequestContext {
-        principal: f.or("principal", None)?,
-        client_id: f.or("clientId", None)?,
-        client_host: f.or("clientHost", None)?,
-        now_ms,
-    })
-});
+impl Validate for RequestContext {}
 
 pub struct Coordinator {
     pub config: CoordinatorConfig,
@@ -104,16 +104,23 @@ impl Coordinator {
 
     /// A coordinator fail-over: the cluster, the groups and the clock exactly as the
     /// records describe them. Records must be in offset order.
-    pub fn from_records(config: CoordinatorConfig, records: Vec<Record>) -> Result<Self, String> {
+    pub fn from_records(
+        config: CoordinatorConfig,
+        records: Vec<Record>,
+    ) -> Result<Self, InputError> {
         let mut c = Coordinator::new(config);
         let mut last: Option<u64> = None;
         for (i, r) in records.iter().enumerate() {
             if last.is_some_and(|l| r.offset <= l) {
-                return Err(format!(
-                    "invalid records: records[{i}].offset: {} does not follow offset {}",
-                    r.offset,
-                    last.unwrap_or_default()
-                ));
+                return Err(InputError::Invalid {
+                    what: "records".to_owned(),
+                    path: format!("[{i}].offset"),
+                    message: format!(
+                        "{} does not follow offset {}",
+                        r.offset,
+                        last.unwrap_or_default()
+                    ),
+                });
             }
             last = Some(r.offset);
         }
@@ -197,12 +204,16 @@ impl Coordinator {
     }
 
     /// Checks a context's `nowMs` (time never goes back) without changing anything.
-    pub fn check_context(&self, ctx: &RequestContext) -> Result<(), String> {
+    pub fn check_context(&self, ctx: &RequestContext) -> Result<(), InputError> {
         match ctx.now_ms {
-            Some(t) if t < self.now_ms => Err(format!(
-                "invalid context: nowMs: {t} is before the coordinator's clock ({}); time never goes back",
-                self.now_ms
-            )),
+            Some(t) if t < self.now_ms => Err(InputError::Invalid {
+                what: "context".to_owned(),
+                path: "nowMs".to_owned(),
+                message: format!(
+                    "{t} is before the coordinator's clock ({}); time never goes back",
+                    self.now_ms
+                ),
+            }),
             _ => Ok(()),
         }
     }

@@ -1,80 +1,50 @@
 //! OffsetCommit (API key 8) and OffsetFetch (API key 9), as far as streams and
 //! consumer groups use them: commits and fetches checked against the member epoch.
 
-use crate::from_json_struct;
-use crate::protocol::common::Partition;
-use crate::protocol::json::int64;
-use serde::Serialize;
+use crate::protocol::json::{int64, partition, partitions, Ignored, Validate};
+use serde::{Deserialize, Serialize};
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct OffsetCommitRequest {
     pub group_id: String,
     /// The member epoch (Kafka's `generationIdOrMemberEpoch`); -1 for an admin commit.
+    #[serde(default = "crate::protocol::heartbeat::minus_one")]
     pub generation_id_or_member_epoch: i32,
+    #[serde(default)]
     pub member_id: String,
+    #[serde(default)]
     pub group_instance_id: Option<String>,
     pub topics: Vec<OffsetCommitTopic>,
+    /// Defined by later Kafka versions: accepted and ignored.
+    #[serde(default, skip_serializing)]
+    pub retention_time_ms: Ignored,
 }
 
-from_json_struct!(
-    OffsetCommitRequest,
-    "an OffsetCommitRequest object",
-    "OffsetCommitRequest objects",
-    |f| {
-        f.ignore(&["retentionTimeMs"]);
-        Ok(OffsetCommitRequest {
-            group_id: f.required("groupId")?,
-            generation_id_or_member_epoch: f.or("generationIdOrMemberEpoch", -1)?,
-            member_id: f.or("memberId", String::new())?,
-            group_instance_id: f.or("groupInstanceId", None)?,
-            topics: f.required("topics")?,
-        })
-    }
-);
+impl Validate for OffsetCommitRequest {}
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct OffsetCommitTopic {
     pub name: String,
     pub partitions: Vec<OffsetCommitPartition>,
 }
 
-from_json_struct!(
-    OffsetCommitTopic,
-    "an OffsetCommit topic object",
-    "OffsetCommit topic objects",
-    |f| {
-        Ok(OffsetCommitTopic {
-            name: f.required("name")?,
-            partitions: f.required("partitions")?,
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct OffsetCommitPartition {
+    #[serde(deserialize_with = "partition::deserialize")]
     pub partition_index: i32,
     #[serde(with = "int64")]
     pub committed_offset: i64,
+    #[serde(default)]
     pub committed_metadata: Option<String>,
+    /// Defined by later Kafka versions: accepted and ignored.
+    #[serde(default, skip_serializing)]
+    pub committed_leader_epoch: Ignored,
+    #[serde(default, skip_serializing)]
+    pub commit_timestamp: Ignored,
 }
-
-from_json_struct!(
-    OffsetCommitPartition,
-    "an OffsetCommit partition object",
-    "OffsetCommit partition objects",
-    |f| {
-        f.ignore(&["committedLeaderEpoch", "commitTimestamp"]);
-        let p: Partition = f.required("partitionIndex")?;
-        Ok(OffsetCommitPartition {
-            partition_index: p.0,
-            committed_offset: f.required("committedOffset")?,
-            committed_metadata: f.or("committedMetadata", None)?,
-        })
-    }
-);
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
 #[serde(rename_all = "camelCase")]
@@ -98,51 +68,30 @@ pub struct OffsetCommitResponsePartition {
     pub error_message: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct OffsetFetchRequest {
     pub group_id: String,
     pub member_id: Option<String>,
     /// -1: no member check (an admin fetch).
+    #[serde(default = "crate::protocol::heartbeat::minus_one")]
     pub member_epoch: i32,
     /// Null: every committed partition.
     pub topics: Option<Vec<OffsetFetchTopic>>,
+    /// Defined by later Kafka versions: accepted and ignored.
+    #[serde(default, skip_serializing)]
+    pub require_stable: Ignored,
 }
 
-from_json_struct!(
-    OffsetFetchRequest,
-    "an OffsetFetchRequest object",
-    "OffsetFetchRequest objects",
-    |f| {
-        f.ignore(&["requireStable"]);
-        Ok(OffsetFetchRequest {
-            group_id: f.required("groupId")?,
-            member_id: f.or("memberId", None)?,
-            member_epoch: f.or("memberEpoch", -1)?,
-            topics: f.or("topics", None)?,
-        })
-    }
-);
+impl Validate for OffsetFetchRequest {}
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct OffsetFetchTopic {
     pub name: String,
+    #[serde(deserialize_with = "partitions::deserialize")]
     pub partition_indexes: Vec<i32>,
 }
-
-from_json_struct!(
-    OffsetFetchTopic,
-    "an OffsetFetch topic object",
-    "OffsetFetch topic objects",
-    |f| {
-        let ps: Vec<Partition> = f.required("partitionIndexes")?;
-        Ok(OffsetFetchTopic {
-            name: f.required("name")?,
-            partition_indexes: ps.into_iter().map(|p| p.0).collect(),
-        })
-    }
-);
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
 #[serde(rename_all = "camelCase")]

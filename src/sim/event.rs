@@ -4,7 +4,6 @@
 use crate::protocol::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
 use crate::sim::scenario::TimedAction;
 use serde::Serialize;
-use serde_json::Value;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -31,7 +30,7 @@ pub struct Event {
     pub response: Option<StreamsGroupHeartbeatResponse>,
     /// A coordinator event as the coordinator reported it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub coordinator: Option<Value>,
+    pub coordinator: Option<crate::coordinator::events::Event>,
 }
 
 impl Event {
@@ -49,6 +48,14 @@ impl Event {
             response: None,
             coordinator: None,
         }
+    }
+
+    /// A coordinator event as the log shows it (the event itself attached).
+    pub fn of_coordinator(ev: crate::coordinator::events::Event) -> Event {
+        let mut e = Event::new(ev.at_ms, &ev.kind, ev.detail.clone());
+        e.member_id = ev.member_id.clone();
+        e.coordinator = Some(ev);
+        e
     }
 
     pub fn of_member(mut self, process_id: &str, member_id: &str, thread: u32) -> Event {

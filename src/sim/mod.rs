@@ -366,29 +366,13 @@ impl Simulation {
             self.log(e, out);
         }
         for ev in coord::advance_to(&mut self.coordinator, t) {
-            let kind = ev
-                .get("kind")
-                .and_then(|k| k.as_str())
-                .unwrap_or("coordinator")
-                .to_owned();
-            let at = ev.get("atMs").and_then(|k| k.as_i64()).unwrap_or(t);
-            let detail = ev
-                .get("detail")
-                .and_then(|k| k.as_str())
-                .unwrap_or_default()
-                .to_owned();
-            let mut e = Event::new(at, &kind, detail);
-            e.member_id = ev
-                .get("memberId")
-                .and_then(|k| k.as_str())
-                .map(str::to_owned);
+            let mut e = Event::of_coordinator(ev);
             if let Some(id) = &e.member_id {
                 if let Some((p, m)) = self.find_member(id) {
                     e.process_id = Some(p);
                     e.thread = Some(m);
                 }
             }
-            e.coordinator = Some(ev);
             self.log(e, out);
         }
         self.now = t;
@@ -584,21 +568,7 @@ impl Simulation {
         }
         let _ = (client, lag);
         for ev in coord::advance_to(&mut self.coordinator, t) {
-            let mut e = Event::new(
-                ev.get("atMs").and_then(|k| k.as_i64()).unwrap_or(t),
-                ev.get("kind")
-                    .and_then(|k| k.as_str())
-                    .unwrap_or("coordinator"),
-                ev.get("detail")
-                    .and_then(|k| k.as_str())
-                    .unwrap_or_default(),
-            );
-            e.member_id = ev
-                .get("memberId")
-                .and_then(|k| k.as_str())
-                .map(str::to_owned);
-            e.coordinator = Some(ev);
-            self.log(e, out);
+            self.log(Event::of_coordinator(ev), out);
         }
         self.now = t;
     }
