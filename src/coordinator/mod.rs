@@ -17,6 +17,7 @@ pub mod heartbeat;
 pub mod ids;
 pub mod list_groups;
 pub mod member;
+pub mod metadata_hash;
 pub mod offsets;
 pub mod reconciliation;
 pub mod records;
@@ -130,11 +131,25 @@ impl Coordinator {
             c.live_keys.note(&r);
             c.log.push(r);
         }
+        c.adopt_legacy_hashes();
         Ok(c)
     }
 
     pub fn now(&self) -> i64 {
         self.now_ms
+    }
+
+    /// A group whose recorded metadata hash is the legacy hash of its configured
+    /// topology as it stands had no bump due: its hash becomes the canonical one
+    /// (`metadata_hash`). Any other hash is left, so a bump that was due still happens.
+    fn adopt_legacy_hashes(&mut self) {
+        let config_hash = self.assignment_config_hash;
+        for g in self.groups.values_mut() {
+            let Some(c) = &g.configured else { continue };
+            if g.metadata_hash == metadata_hash::legacy(c) ^ config_hash {
+                g.metadata_hash = g.configured_hash ^ config_hash;
+            }
+        }
     }
 
     /// The record log, oldest first.
