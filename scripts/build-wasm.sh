@@ -10,8 +10,9 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 CRATE=streams_rebalance
 PROFILE=wasm-release
-# wasm-opt level: -Oz. Measured twice (node 20, 2 shared cores; cargo profile
-# wasm-release = opt-level "s" + LTO):
+# wasm-opt level: -Oz. Measured three times (node 20, 2 shared cores); the first two
+# when the profile wasm-release was rustc opt-level "s" + LTO (it is opt-level 3 since
+# the third, see Cargo.toml):
 # 1. early crate (decoding only; a 200-subtopology join with 2000 task offsets, best
 #    of 5, ms per call as object / as JSON text):
 #      no wasm-opt 230 kB / 5.9 / 3.5   -Oz 130 kB / 4.8 / 2.8   -O2 132 kB / 5.4 / 2.8
@@ -39,8 +40,12 @@ WASM_OPT_LEVEL=${WASM_OPT_LEVEL:--Oz}
 
 say() { printf '[build-wasm] %s\n' "$*"; }
 
-say "cargo build --profile $PROFILE --target wasm32-unknown-unknown"
-cargo build --profile "$PROFILE" --target wasm32-unknown-unknown
+# STREAMS_CODEC=swb: JS objects through serde-wasm-bindgen instead of JSON.stringify,
+# only to re-measure BENCHMARKS.md "The JS boundary".
+FEATURES=()
+if [ "${STREAMS_CODEC:-}" = swb ]; then FEATURES=(--features swb-codec); fi
+say "cargo build --profile $PROFILE --target wasm32-unknown-unknown ${FEATURES[*]}"
+cargo build --profile "$PROFILE" --target wasm32-unknown-unknown "${FEATURES[@]}"
 WASM="target/wasm32-unknown-unknown/$PROFILE/$CRATE.wasm"
 
 rm -rf pkg/dist/node pkg/dist/web www/pkg

@@ -255,7 +255,7 @@ fn unknown_assignors_and_bad_configs_throw() {
     let e = check_settled(js(r#"{"groups":[{"groupId":"g"}]}"#)).unwrap_err();
     assert_eq!(
         thrown(e),
-        "invalid snapshot: groups[0].groupType: missing required field"
+        "invalid snapshot: groups[0].groupType: missing field `groupType`"
     );
 }
 

@@ -126,17 +126,17 @@ fn a_bad_input_throws_an_error_naming_the_field_and_changes_nothing() {
     let bad: Vec<(JsValue, &str)> = vec![
         (
             js(r#"{"groupId":"app","memberId":"","memberEpoch":"0"}"#),
-            "invalid heartbeat: memberEpoch: expected an int32, found a string",
+            "invalid heartbeat: memberEpoch: invalid type: string \"0\", expected i32",
         ),
         (
             JsValue::from_str(r#"{"groupId":"app","memberId":"","memberEpoch":0,"rebalanceTimeout":1}"#),
-            "invalid heartbeat: rebalanceTimeout: unknown field",
+            "invalid heartbeat: rebalanceTimeout: unknown field, expected one of `groupId`, `memberId`, `memberEpoch`, `instanceId`, `rackId`, `rebalanceTimeoutMs`, `topology`, `activeTasks`, `standbyTasks`, `warmupTasks`, `processId`, `userEndpoint`, `clientTags`, `taskOffsets`, `taskEndOffsets`, `shutdownApplication`, `endpointInformationEpoch`",
         ),
         (
             js(r#"{"groupId":"app","memberId":"","memberEpoch":0,
                 "topology":{"epoch":0,"subtopologies":[{"subtopologyId":"0"},{"subtopologyId":"1"},
                 {"subtopologyId":"2","sourceTopics":"orders"}]}}"#),
-            "invalid heartbeat: topology.subtopologies[2].sourceTopics: expected array of strings, found a string",
+            "invalid heartbeat: topology.subtopologies[2].sourceTopics: invalid type: string \"orders\", expected a sequence",
         ),
         (
             js(r#"{"groupId":"app","memberId":"m","memberEpoch":1,
@@ -149,7 +149,7 @@ fn a_bad_input_throws_an_error_naming_the_field_and_changes_nothing() {
         ),
         (
             JsValue::from_f64(5.0),
-            "invalid heartbeat: expected a StreamsGroupHeartbeatRequest object, found a number",
+            "invalid heartbeat: invalid type: integer `5`, expected struct StreamsGroupHeartbeatRequest",
         ),
         (
             JsValue::UNDEFINED,
@@ -179,7 +179,7 @@ fn a_bad_input_throws_an_error_naming_the_field_and_changes_nothing() {
         .expect_err("bad context");
     assert_eq!(
         thrown(e),
-        "invalid context: principal: expected a string, found a number"
+        "invalid context: principal: invalid type: integer `7`, expected a string"
     );
 
     // The same coordinator answers the next good request exactly as a fresh one.
@@ -240,6 +240,64 @@ fn a_bad_config_throws_an_error_naming_the_field() {
         .expect("throws");
     assert_eq!(
         thrown(e),
-        "invalid config: heartbeatIntervalMs: expected an int32, found a string"
+        "invalid config: heartbeatIntervalMs: invalid type: string \"fast\", expected i32"
+    );
+}
+
+/// The thrown Error carries the field path and the kind of error as properties.
+#[wasm_bindgen_test]
+fn a_thrown_error_has_path_and_kind() {
+    let mut c = binding::Coordinator::new(JsValue::UNDEFINED).expect("coordinator");
+    let prop = |e: &JsValue, key: &str| -> String {
+        js_sys::Reflect::get(e, &JsValue::from_str(key))
+            .expect("readable")
+            .as_string()
+            .unwrap_or_default()
+    };
+    let cases: Vec<(JsValue, &str, &str)> = vec![
+        (
+            js(
+                r#"{"groupId":"app","memberId":"m","memberEpoch":1,"activeTasks":[{"subtopologyId":"0","partitions":[3,-1]}]}"#,
+            ),
+            "decode",
+            "activeTasks[0].partitions[1]",
+        ),
+        (
+            js(r#"{"groupId":"app","memberEpoch":1}"#),
+            "decode",
+            "memberId",
+        ),
+        (JsValue::from_str("{"), "syntax", ""),
+        (
+            js(&format!(
+                r#"{{"groupId":"{}","memberId":"","memberEpoch":0}}"#,
+                "x".repeat(40_000)
+            )),
+            "limit",
+            "groupId",
+        ),
+    ];
+    for (input, kind, path) in cases {
+        let e = c
+            .heartbeat(input, JsValue::UNDEFINED)
+            .expect_err("malformed");
+        assert!(e.is_instance_of::<js_sys::Error>());
+        assert_eq!(
+            (prop(&e, "kind"), prop(&e, "path")),
+            (kind.to_owned(), path.to_owned())
+        );
+    }
+    let e = c
+        .heartbeat(valid_join(), js(r#"{"nowMs":-5}"#))
+        .and_then(|_| c.heartbeat(valid_join(), js(r#"{"nowMs":-6}"#)))
+        .expect_err("time goes back");
+    assert_eq!(prop(&e, "kind"), "invalid");
+    assert_eq!(prop(&e, "path"), "nowMs");
+    let e = binding::Coordinator::new(js(r#"{"sessionTimeoutMs":0}"#))
+        .err()
+        .expect("bad config");
+    assert_eq!(
+        (prop(&e, "kind"), prop(&e, "path")),
+        ("invalid".to_owned(), "sessionTimeoutMs".to_owned())
     );
 }

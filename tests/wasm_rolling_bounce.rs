@@ -235,7 +235,7 @@ fn bad_input_to_the_coordinator_methods_throws_naming_the_field() {
                 .err()
                 .unwrap()
         ),
-        "invalid createTopics: [0].numPartitions: missing required field"
+        "invalid createTopics: [0].numPartitions: missing field `numPartitions`"
     );
     assert_eq!(
         thrown(c.set_acls(to_js(&json!([{"principal": "User:a", "resourceType": "disk", "resourceName": "*", "operation": "read"}]), Mode::Object)).err().unwrap()),

@@ -227,11 +227,7 @@ impl Cluster {
                 if self.delete_topic(n) {
                     TopicResult::ok(n)
                 } else {
-                    TopicResult::error(
-                        n,
-                        ErrorCode::UNKNOWN_TOPIC_OR_PARTITION,
-                        "This server does not host this topic-partition.",
-                    )
+                    unknown_topic(n)
                 }
             })
             .collect()
@@ -463,4 +459,14 @@ mod tests {
         assert!(c.authorize("User:bob", ResourceType::Group, "g", Operation::Read));
         assert!(!c.authorize("User:bob", ResourceType::Topic, "in", Operation::Create));
     }
+}
+
+/// The answer for a topic that does not exist (deleting it fails): Kafka's
+/// UNKNOWN_TOPIC_OR_PARTITION, in its words. Built here only.
+pub fn unknown_topic(name: &str) -> TopicResult {
+    TopicResult::error(
+        name,
+        ErrorCode::UNKNOWN_TOPIC_OR_PARTITION,
+        "This server does not host this topic-partition.",
+    )
 }

@@ -17,8 +17,8 @@ use std::marker::PhantomData;
 /// errors are not these: they are responses with Kafka's error codes.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum InputError {
-    /// Not JSON (or not convertible to JSON).
-    #[error("invalid {what}: not valid JSON: {message}")]
+    /// Not JSON (or not convertible to JSON), or nothing where an input is required.
+    #[error("invalid {what}: {message}")]
     Syntax { what: String, message: String },
     /// The wrong shape: an unknown or missing field, a wrong type, a number out of range.
     #[error("invalid {what}: {}", at(path, message))]
@@ -250,7 +250,7 @@ fn from_serde(err: &serde_json::Error, outer: &str, what: &str) -> InputError {
     if err.is_syntax() || err.is_eof() {
         return InputError::Syntax {
             what: what.to_owned(),
-            message: err.to_string(),
+            message: format!("not valid JSON: {err}"),
         };
     }
     let (path, message) = match text

@@ -36,10 +36,9 @@ pub fn create_topics(c: &mut Coordinator, topics: &[NewTopic]) -> Vec<String> {
 }
 
 pub fn delete_topics(c: &mut Coordinator, names: &[String]) -> Vec<String> {
-    names
-        .iter()
-        .filter(|n| !c.delete_topic(n))
-        .map(|n| format!("{n}: no such topic"))
+    c.delete_topics(names)
+        .into_iter()
+        .filter_map(|r| r.error_message.map(|m| format!("{}: {m}", r.name)))
         .collect()
 }
 

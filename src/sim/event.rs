@@ -33,6 +33,17 @@ pub struct Event {
     pub coordinator: Option<crate::coordinator::events::Event>,
 }
 
+/// The kinds of the simulation's own events; the coordinator's events keep their
+/// kinds (`crate::coordinator::events::KINDS`).
+pub const KINDS: [&str; 6] = [
+    "action",
+    "actionFailed",
+    "heartbeat",
+    "reconciled",
+    "caughtUp",
+    "fatal",
+];
+
 impl Event {
     pub fn new(at_ms: i64, kind: &str, detail: impl Into<String>) -> Event {
         Event {

@@ -50,6 +50,23 @@ pub struct Simulation {
     deferred: Vec<Event>,
 }
 
+/// Deterministic process names: the first free one of A, B, ... Z, then P27, P28, ...
+/// from the `start`-th on (the page names the process it adds the same way).
+pub fn next_process_id(start: usize, taken: impl Fn(&str) -> bool) -> String {
+    let mut n = start;
+    loop {
+        let id = if n < 26 {
+            char::from(b'A' + n as u8).to_string()
+        } else {
+            format!("P{}", n + 1)
+        };
+        if !taken(&id) {
+            return id;
+        }
+        n += 1;
+    }
+}
+
 impl Simulation {
     pub fn new(config: CoordinatorConfig) -> Simulation {
         let scenario = Scenario {
@@ -137,20 +154,8 @@ impl Simulation {
         Ok(id)
     }
 
-    /// Deterministic process names: A, B, ... Z, then P27, P28, ...
     fn fresh_process_id(&self) -> String {
-        let mut n = self.processes.len();
-        loop {
-            let id = if n < 26 {
-                char::from(b'A' + n as u8).to_string()
-            } else {
-                format!("P{}", n + 1)
-            };
-            if self.process(&id).is_none() {
-                return id;
-            }
-            n += 1;
-        }
+        next_process_id(self.processes.len(), |id| self.process(id).is_some())
     }
 
     fn check(&self, action: &Action) -> Result<(), String> {

@@ -63,8 +63,41 @@ pub fn text(v: &JsValue, what: &str) -> Result<Option<String>, JsValue> {
     })
 }
 
+/// The serde-wasm-bindgen codec, only for the A/B of BENCHMARKS.md (feature
+/// `swb-codec`): a JS object decoded field by field through JS calls. It skips the
+/// JSON-text limits; an error is re-decoded from JSON text for its path.
+#[cfg(feature = "swb-codec")]
+fn decode_object<T: DeserializeOwned + Validate>(
+    v: &JsValue,
+    what: &str,
+) -> Option<Result<T, JsValue>> {
+    if v.is_undefined() || v.is_null() || v.is_string() {
+        return None;
+    }
+    let value: T = serde_wasm_bindgen::from_value(v.clone()).ok()?;
+    Some(
+        value
+            .validate()
+            .map(|()| value)
+            .map_err(|_| JsValue::UNDEFINED)
+            .or_else(|_| match text(v, what) {
+                Ok(Some(t)) => decode_str(&t, what).map_err(error),
+                Ok(None) => Err(JsValue::UNDEFINED),
+                Err(e) => Err(e),
+            }),
+    )
+}
+
+#[cfg(not(feature = "swb-codec"))]
+fn decode_object<T>(_: &JsValue, _: &str) -> Option<Result<T, JsValue>> {
+    None
+}
+
 /// Decodes an input that must be present.
 pub fn decode<T: DeserializeOwned + Validate>(v: &JsValue, what: &str) -> Result<T, JsValue> {
+    if let Some(r) = decode_object(v, what) {
+        return r;
+    }
     match text(v, what)? {
         Some(t) => decode_str(&t, what).map_err(error),
         None => Err(error(InputError::Syntax {
@@ -79,6 +112,9 @@ pub fn decode_opt<T: DeserializeOwned + Validate>(
     v: &JsValue,
     what: &str,
 ) -> Result<Option<T>, JsValue> {
+    if let Some(r) = decode_object(v, what) {
+        return r.map(Some);
+    }
     match text(v, what)? {
         Some(t) => decode_str(&t, what).map(Some).map_err(error),
         None => Ok(None),

@@ -87,11 +87,7 @@ impl Coordinator {
 
     /// `describe(groupIds, context?)`: an array of group ids (or `{ groupIds }`).
     pub fn describe(&mut self, group_ids: JsValue, ctx: JsValue) -> JsResult {
-        let ids = match group_ids.as_string() {
-            // A bare id is not JSON text.
-            Some(id) => vec![id],
-            None => decode::<GroupIds>(&group_ids, "describe")?.0,
-        };
+        let ids = decode::<GroupIds>(&group_ids, "describe")?.0;
         let ctx = self.ctx(&ctx)?;
         output(&self.inner.describe(&ids, &ctx))
     }
@@ -179,22 +175,7 @@ impl Coordinator {
     #[wasm_bindgen(js_name = deleteTopics)]
     pub fn delete_topics(&mut self, names: JsValue) -> JsResult {
         let names: Vec<String> = decode(&names, "deleteTopics")?;
-        let out: Vec<TopicResult> = names
-            .into_iter()
-            .map(|n| {
-                let ok = self.inner.delete_topic(&n);
-                TopicResult {
-                    error_code: if ok {
-                        0
-                    } else {
-                        crate::protocol::ErrorCode::UNKNOWN_TOPIC_OR_PARTITION.code()
-                    },
-                    error_message: (!ok)
-                        .then(|| "This server does not host this topic-partition.".to_owned()),
-                    name: n,
-                }
-            })
-            .collect();
+        let out = self.inner.delete_topics(&names);
         output(&out)
     }
 
