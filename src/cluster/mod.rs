@@ -317,6 +317,16 @@ impl Cluster {
     }
 }
 
+/// The answer for a topic that does not exist (deleting it fails): Kafka's
+/// UNKNOWN_TOPIC_OR_PARTITION, in its words. Built here only.
+pub fn unknown_topic(name: &str) -> TopicResult {
+    TopicResult::error(
+        name,
+        ErrorCode::UNKNOWN_TOPIC_OR_PARTITION,
+        "This server does not host this topic-partition.",
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -459,14 +469,4 @@ mod tests {
         assert!(c.authorize("User:bob", ResourceType::Group, "g", Operation::Read));
         assert!(!c.authorize("User:bob", ResourceType::Topic, "in", Operation::Create));
     }
-}
-
-/// The answer for a topic that does not exist (deleting it fails): Kafka's
-/// UNKNOWN_TOPIC_OR_PARTITION, in its words. Built here only.
-pub fn unknown_topic(name: &str) -> TopicResult {
-    TopicResult::error(
-        name,
-        ErrorCode::UNKNOWN_TOPIC_OR_PARTITION,
-        "This server does not host this topic-partition.",
-    )
 }
