@@ -83,6 +83,12 @@ echo '{ "type": "module" }' > pkg/dist/web/package.json
 # The web build's entry is wasm-bindgen's module itself.
 cp pkg/dist/web/${CRATE}.js pkg/dist/web/index.js
 
+# pkg/index.d.ts: the declarations written by hand (pkg/types/api.d.ts: the classes,
+# functions and hand-built outputs), then the data types generated from the Rust types.
+say "TypeScript declarations (cargo run --example typescript)"
+cargo run --quiet --example typescript > pkg/dist/types.d.ts
+cat pkg/types/api.d.ts pkg/dist/types.d.ts > pkg/index.d.ts
+
 mkdir -p www/pkg
 cp -r pkg/dist/web/. www/pkg/
 

@@ -2,46 +2,65 @@
 
 use crate::protocol::json::{count, count_opt, int64, Invalid, Validate};
 use serde::{Deserialize, Deserializer, Serialize};
+use ts_rs::TS;
 
 /// Every field is optional in JSON; absent ones take the defaults below.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct CoordinatorConfig {
     /// Default "sticky".
     #[serde(deserialize_with = "assignor_name")]
+    #[ts(optional = nullable, type = "AssignorName")]
     pub assignor: String,
     /// Default 5000.
+    #[ts(optional = nullable)]
     pub heartbeat_interval_ms: i32,
     /// Default 45000: a member silent this long is removed.
+    #[ts(optional = nullable)]
     pub session_timeout_ms: i32,
     /// Default 0.
     #[serde(deserialize_with = "count")]
+    #[ts(optional = nullable)]
     pub num_standby_replicas: u32,
     /// Default 10000: a warm-up is caught up below this lag.
     #[serde(with = "int64")]
+    #[ts(type = "Int64Input")]
+    #[ts(optional = nullable)]
     pub acceptable_recovery_lag: i64,
     /// Default 2: warm-up tasks in flight at once.
     #[serde(deserialize_with = "count")]
+    #[ts(optional = nullable)]
     pub max_warmup_replicas: u32,
     /// Default 60000.
+    #[ts(optional = nullable)]
     pub task_offset_interval_ms: i32,
     /// None = unlimited.
     #[serde(deserialize_with = "count_opt")]
+    #[ts(optional = nullable)]
     pub group_max_size: Option<u32>,
     /// None = the cluster default.
+    #[ts(optional = nullable)]
     pub internal_topic_replication_factor: Option<i16>,
     /// Default 0: seeds member-id generation, so runs are reproducible.
     #[serde(deserialize_with = "seed")]
+    #[ts(optional = nullable)]
     pub seed: u64,
     /// Default true: fence members that do not revoke within their rebalanceTimeoutMs.
+    #[ts(optional = nullable)]
     pub rebalance_timeout_enabled: bool,
     /// Default 0: simulated time a topic creation takes.
     #[serde(with = "int64")]
+    #[ts(type = "Int64Input")]
+    #[ts(optional = nullable)]
     pub internal_topic_creation_delay_ms: i64,
     /// Default 1000: first retry delay after a failed creation, doubling up to 30000.
     #[serde(with = "int64")]
+    #[ts(type = "Int64Input")]
+    #[ts(optional = nullable)]
     pub internal_topic_creation_backoff_ms: i64,
     /// Default 3: the simulated cluster's default replication factor.
+    #[ts(optional = nullable)]
     pub default_replication_factor: i16,
 }
 

@@ -14,52 +14,70 @@ use crate::task::{TaskId, TaskSet};
 use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
 use serde::{Deserialize, Serialize, Serializer};
 use std::collections::BTreeMap;
+use ts_rs::TS;
 
 /// Most tasks one `assign()` call accepts: bounds memory, whatever the input says.
 pub const MAX_TASKS: u64 = 1 << 22;
 
 /// `assign()`'s group spec as JSON carries it (API.md "Stand-alone assignment").
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
+#[ts(rename = "GroupSpec")]
 pub struct GroupSpecJson {
     pub subtopologies: Vec<SubtopologyJson>,
     pub members: Vec<MemberJson>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub group_topology_epoch: i32,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
+#[ts(rename = "SubtopologySpec")]
 pub struct SubtopologyJson {
     pub subtopology_id: String,
     #[serde(deserialize_with = "partition::deserialize")]
     pub num_partitions: i32,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub stateful: bool,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
+#[ts(rename = "MemberSpec")]
 pub struct MemberJson {
     pub member_id: String,
     pub process_id: String,
     /// Default: the group's topology epoch.
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub topology_epoch: Option<i32>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub rack_id: Option<String>,
     /// `[{ key, value }]` or `{ key: value }`.
     #[serde(default, deserialize_with = "key_values_opt")]
+    #[ts(type = "Array<KeyValue> | { [key: string]: string } | null")]
+    #[ts(optional = nullable)]
     pub client_tags: Option<Vec<KeyValue>>,
     #[serde(default, deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub active_tasks: Vec<TaskIds>,
     #[serde(default, deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub standby_tasks: Vec<TaskIds>,
     #[serde(default, deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub warmup_tasks: Vec<TaskIds>,
     #[serde(default, deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub task_offsets: Vec<TaskOffset>,
     #[serde(default, deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub task_end_offsets: Vec<TaskOffset>,
 }
 
@@ -174,16 +192,18 @@ impl GroupSpecJson {
 }
 
 /// An assignment as `assign()` returns it, read back (for `assignmentQuality`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
+#[ts(rename = "GroupAssignment")]
 pub struct AssignmentJsonIn {
     /// Keyed by member id.
     #[serde(deserialize_with = "unique_map")]
     pub members: BTreeMap<String, MemberAssignmentJsonIn>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(rename = "MemberAssignment")]
 pub struct MemberAssignmentJsonIn {
     #[serde(default, deserialize_with = "list")]
     pub active_tasks: Vec<TaskIds>,

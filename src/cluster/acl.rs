@@ -2,6 +2,7 @@
 
 use crate::protocol::json::{truncate, Invalid, Validate};
 use serde::{de, Deserialize, Deserializer, Serialize};
+use ts_rs::TS;
 
 /// The principal of a request that names none.
 pub const ANONYMOUS: &str = "User:ANONYMOUS";
@@ -9,7 +10,7 @@ pub const ANONYMOUS: &str = "User:ANONYMOUS";
 /// Kafka's name for the single cluster resource.
 pub const CLUSTER_RESOURCE_NAME: &str = "kafka-cluster";
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum ResourceType {
     Group,
@@ -40,7 +41,7 @@ impl ResourceType {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Operation {
     Read,
@@ -82,7 +83,7 @@ impl Operation {
 }
 
 /// An allow rule. `resource_name` "*" matches every name; `principal` "User:*" every user.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Acl {
     /// Like "User:alice".

@@ -8,6 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::marker::PhantomData;
+use ts_rs::TS;
 
 /// Topic configs: a `{ "cleanup.policy": "compact" }` object, or Kafka's list form
 /// `[{ name | key, value }]`; null is none.
@@ -54,16 +55,20 @@ struct ConfigEntry {
 }
 
 /// One topic of `createTopics`. -1 partitions or replication factor: the cluster default.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
+#[ts(rename = "NewTopic")]
 pub struct CreatableTopic {
     pub name: String,
     pub num_partitions: i32,
     /// int16; -1 (the default) = the cluster's default.
     #[serde(default = "minus_one")]
+    #[ts(optional = nullable)]
     pub replication_factor: i16,
     /// `{ key: value }` or `[{ key, value }]`.
     #[serde(default, deserialize_with = "topic_configs")]
+    #[ts(optional = nullable)]
     pub configs: BTreeMap<String, String>,
 }
 
@@ -75,8 +80,10 @@ impl Validate for CreatableTopic {}
 
 /// One topic of `createPartitions`: `count` is the new total number of partitions
 /// (never fewer than now).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
+#[ts(rename = "NewPartitions")]
 pub struct CreatePartitionsTopic {
     pub name: String,
     pub count: i32,
@@ -85,10 +92,12 @@ pub struct CreatePartitionsTopic {
 impl Validate for CreatePartitionsTopic {}
 
 /// The answer for one topic of a cluster call: `errorCode` 0 on success.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TopicResult {
     pub name: String,
+    /// 0, or Kafka's error (TOPIC_ALREADY_EXISTS, INVALID_PARTITIONS, UNKNOWN_TOPIC_OR_PARTITION, ...).
+    #[ts(type = "number")]
     pub error_code: ErrorCode,
     pub error_message: Option<String>,
 }

@@ -2,14 +2,17 @@
 
 use crate::protocol::json::int64;
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 /// `{ atMs, kind, groupId, memberId?, detail }`. Kinds: `sessionTimeout`,
 /// `rebalanceTimeout`, `internalTopicsCreated`, `internalTopicsCreationFailed`,
 /// `internalTopicConfigMismatch`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(rename = "CoordinatorEvent")]
 pub struct Event {
     #[serde(with = "int64")]
+    #[ts(type = "Int64")]
     pub at_ms: i64,
     pub kind: String,
     pub group_id: String,

@@ -15,18 +15,25 @@ use super::Coordinator;
 use crate::config::{assignor_name_opt, at_least, CoordinatorConfig};
 use crate::protocol::json::{count_opt, int64_opt, InputError, Invalid, Validate};
 use serde::Deserialize;
+use ts_rs::TS;
 
 /// The configs to change; absent ones stay as they are.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct GroupConfigUpdate {
     #[serde(default, deserialize_with = "assignor_name_opt")]
+    #[ts(optional = nullable, type = "AssignorName | null")]
     pub assignor: Option<String>,
     #[serde(default, deserialize_with = "count_opt")]
+    #[ts(optional = nullable)]
     pub num_standby_replicas: Option<u32>,
     #[serde(default, with = "int64_opt")]
+    #[ts(type = "Int64Input | null")]
+    #[ts(optional = nullable)]
     pub acceptable_recovery_lag: Option<i64>,
     #[serde(default, deserialize_with = "count_opt")]
+    #[ts(optional = nullable)]
     pub max_warmup_replicas: Option<u32>,
 }
 

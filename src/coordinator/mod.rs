@@ -44,20 +44,27 @@ use offsets::CommittedOffset;
 use records::{Record, RecordKey, RecordValue};
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use ts_rs::TS;
 
 /// Who sent a request, and when (API.md: `context`).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct RequestContext {
     /// Default "User:ANONYMOUS".
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub principal: Option<String>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub client_id: Option<String>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub client_host: Option<String>,
     /// The time of the request on the coordinator's clock; time never goes back.
     #[serde(default, with = "int64_opt")]
+    #[ts(type = "Int64Input | null")]
+    #[ts(optional = nullable)]
     pub now_ms: Option<i64>,
 }
 

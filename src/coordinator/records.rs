@@ -12,8 +12,9 @@ use crate::protocol::{
     Endpoint, KeyValue, Status, Subtopology, TaskIds, TaskOffset, TopicInfo, TopicPartitions,
 };
 use serde::{Deserialize, Deserializer, Serialize};
+use ts_rs::TS;
 
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, TS)]
 #[serde(tag = "type")]
 pub enum RecordKey {
     #[serde(rename = "StreamsGroupMetadataKey", rename_all = "camelCase")]
@@ -238,25 +239,26 @@ impl<'de> Deserialize<'de> for RecordKey {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GroupMetadataValue {
     pub epoch: i32,
     #[serde(with = "int64")]
+    #[ts(type = "Int64")]
     pub metadata_hash: i64,
     /// Not in Kafka's record (it keeps it in memory): the member that asked for shutdown.
     #[serde(default)]
     pub shutdown_requester: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TopologyValue {
     pub topology_epoch: i32,
     pub subtopologies: Vec<Subtopology>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MemberMetadataValue {
     #[serde(default)]
@@ -274,13 +276,13 @@ pub struct MemberMetadataValue {
     pub client_tags: Vec<KeyValue>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TargetAssignmentMetadataValue {
     pub assignment_epoch: i32,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TargetAssignmentMemberValue {
     #[serde(default, deserialize_with = "list")]
@@ -291,7 +293,7 @@ pub struct TargetAssignmentMemberValue {
     pub warmup_tasks: Vec<TaskIds>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CurrentMemberAssignmentValue {
     pub member_epoch: i32,
@@ -323,7 +325,7 @@ fn member_state<'de, D: Deserializer<'de>>(d: D) -> Result<i8, D::Error> {
     Ok(state)
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MemberRuntimeValue {
     #[serde(default, deserialize_with = "list")]
@@ -339,29 +341,33 @@ pub struct MemberRuntimeValue {
     #[serde(default)]
     pub last_status: Option<Vec<Status>>,
     #[serde(default, with = "int64_opt")]
+    #[ts(type = "Int64 | null")]
     pub endpoints_sent_hash: Option<i64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MemberTimersValue {
     #[serde(with = "int64")]
+    #[ts(type = "Int64")]
     pub session_deadline_ms: i64,
     #[serde(default, with = "int64_opt")]
+    #[ts(type = "Int64 | null")]
     pub rebalance_deadline_ms: Option<i64>,
     #[serde(default)]
     pub rebalance_deadline_epoch: i32,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PendingCreationValue {
     pub topics: Vec<TopicInfo>,
     #[serde(with = "int64")]
+    #[ts(type = "Int64")]
     pub completes_at_ms: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TopicCreationValue {
     #[serde(default)]
@@ -371,16 +377,17 @@ pub struct TopicCreationValue {
     #[serde(default, deserialize_with = "crate::protocol::json::count")]
     pub attempts: u32,
     #[serde(default, with = "int64")]
+    #[ts(type = "Int64")]
     pub next_attempt_at_ms: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ConsumerGroupMetadataValue {
     pub epoch: i32,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ConsumerGroupMemberValue {
     pub member_epoch: i32,
@@ -395,21 +402,24 @@ pub struct ConsumerGroupMemberValue {
     #[serde(default, deserialize_with = "list")]
     pub assignment: Vec<TopicPartitions>,
     #[serde(default, with = "int64")]
+    #[ts(type = "Int64")]
     pub session_deadline_ms: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct OffsetCommitValue {
     #[serde(with = "int64")]
+    #[ts(type = "Int64")]
     pub offset: i64,
     #[serde(default)]
     pub metadata: Option<String>,
     #[serde(default, with = "int64")]
+    #[ts(type = "Int64")]
     pub commit_timestamp_ms: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TopicValue {
     #[serde(deserialize_with = "positive_partition_count")]
@@ -434,7 +444,7 @@ fn positive_partition_count<'de, D: Deserializer<'de>>(d: D) -> Result<i32, D::E
     Ok(n)
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AclValue {
     pub principal: String,
@@ -465,36 +475,40 @@ fn operation<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     Ok(s)
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AclsValue {
     #[serde(default, deserialize_with = "list")]
     pub acls: Vec<AclValue>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClockValue {
     #[serde(with = "int64")]
+    #[ts(type = "Int64")]
     pub now_ms: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MemberIdGeneratorValue {
     #[serde(with = "int64")]
+    #[ts(type = "Int64")]
     pub generated: i64,
 }
 
 /// The assignment-relevant group configs (`setGroupConfig`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(rename = "GroupConfig")]
 pub struct GroupConfigValue {
     #[serde(deserialize_with = "crate::config::assignor_name")]
     pub assignor: String,
     #[serde(deserialize_with = "crate::protocol::json::count")]
     pub num_standby_replicas: u32,
     #[serde(with = "int64")]
+    #[ts(type = "Int64")]
     pub acceptable_recovery_lag: i64,
     #[serde(deserialize_with = "crate::protocol::json::count")]
     pub max_warmup_replicas: u32,
@@ -506,14 +520,14 @@ impl Validate for GroupConfigValue {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PendingEventsValue {
     #[serde(default, deserialize_with = "list")]
     pub events: Vec<super::events::Event>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(tag = "type")]
 pub enum RecordValue {
     #[serde(rename = "StreamsGroupMetadataValue")]
@@ -643,8 +657,9 @@ impl RecordValue {
 }
 
 /// One entry of the log: `{ offset, key: { type, ... }, value: { type, ... } | null }`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
+#[ts(rename = "CoordinatorRecord")]
 pub struct Record {
     pub offset: u64,
     pub key: RecordKey,

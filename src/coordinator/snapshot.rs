@@ -6,9 +6,11 @@ use super::tasks::TasksTuple;
 use super::Coordinator;
 use crate::protocol::{Endpoint, KeyValue, Status, TaskIds, TopicPartitions, Topology};
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(rename = "TaskLists")]
 pub struct TasksSnapshot {
     pub active_tasks: Vec<TaskIds>,
     pub standby_tasks: Vec<TaskIds>,
@@ -26,7 +28,7 @@ impl From<&TasksTuple> for TasksSnapshot {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MemberSnapshot {
     pub member_id: String,
@@ -49,7 +51,7 @@ pub struct MemberSnapshot {
     pub rebalance_deadline_ms: Option<i64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SubtopologySnapshot {
     pub subtopology_id: String,
@@ -58,8 +60,9 @@ pub struct SubtopologySnapshot {
     pub source_topics: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(rename = "ConfiguredTopologySnapshot")]
 pub struct ConfiguredSnapshot {
     pub ready: bool,
     /// Every status (1-4) that keeps the group NotReady, in code order.
@@ -72,7 +75,7 @@ pub struct ConfiguredSnapshot {
     pub internal_topics_undecided: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CreationSnapshot {
     pub in_flight: Option<Vec<String>>,
@@ -82,7 +85,7 @@ pub struct CreationSnapshot {
     pub last_failure: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GroupSnapshot {
     pub group_id: String,
@@ -99,7 +102,7 @@ pub struct GroupSnapshot {
     pub consumer_members: Vec<ConsumerMemberSnapshot>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ConsumerMemberSnapshot {
     pub member_id: String,
@@ -109,8 +112,9 @@ pub struct ConsumerMemberSnapshot {
     pub session_deadline_ms: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(rename = "TopicDescription")]
 pub struct TopicSnapshot {
     pub name: String,
     pub num_partitions: i32,
@@ -118,7 +122,7 @@ pub struct TopicSnapshot {
     pub configs: std::collections::BTreeMap<String, String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Snapshot {
     pub now_ms: i64,

@@ -27,6 +27,7 @@ use crate::protocol::json::{decode_str, Ignored, InputError};
 use crate::protocol::TaskIds;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
+use ts_rs::TS;
 
 /// A task: (subtopology id, partition).
 pub type Task = (String, i32);
@@ -190,7 +191,7 @@ pub fn decode_snapshot(text: &str, what: &str) -> Result<Snapshot, InputError> {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Violation {
     pub rule: &'static str,

@@ -3,21 +3,25 @@
 use crate::protocol::common::{Endpoint, KeyValue, TaskIds, TaskOffset, TopicInfo};
 use crate::protocol::json::{list, Ignored, Validate};
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct StreamsGroupDescribeRequest {
     pub group_ids: Vec<String>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub include_authorized_operations: bool,
     /// Defined by later Kafka versions: accepted and ignored.
     #[serde(default, skip_serializing)]
+    #[ts(optional = nullable, type = "unknown")]
     pub include_topology_description: Ignored,
 }
 
 impl Validate for StreamsGroupDescribeRequest {}
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StreamsGroupDescribeResponse {
     #[serde(default)]
@@ -30,7 +34,7 @@ impl Validate for StreamsGroupDescribeResponse {}
 /// Kafka's `authorizedOperations` default when not requested.
 pub const AUTHORIZED_OPERATIONS_OMITTED: i32 = i32::MIN;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DescribedGroup {
     pub error_code: i16,
@@ -55,10 +59,13 @@ pub struct DescribedGroup {
     pub authorized_operations: i32,
     /// Defined by later Kafka versions: accepted and ignored.
     #[serde(default, skip_serializing)]
+    #[ts(optional = nullable, type = "unknown")]
     pub topology_description: Ignored,
     #[serde(default, skip_serializing)]
+    #[ts(optional = nullable, type = "unknown")]
     pub topology_description_status: Ignored,
     #[serde(default, skip_serializing)]
+    #[ts(optional = nullable, type = "unknown")]
     pub assignor_name: Ignored,
 }
 
@@ -66,7 +73,7 @@ fn authorized_operations_omitted() -> i32 {
     AUTHORIZED_OPERATIONS_OMITTED
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DescribedTopology {
     pub epoch: i32,
@@ -74,7 +81,7 @@ pub struct DescribedTopology {
     pub subtopologies: Vec<DescribedSubtopology>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DescribedSubtopology {
     pub subtopology_id: String,
@@ -91,7 +98,7 @@ pub struct DescribedSubtopology {
     pub repartition_source_topics: Vec<TopicInfo>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Assignment {
     #[serde(default, deserialize_with = "list")]
@@ -102,7 +109,7 @@ pub struct Assignment {
     pub warmup_tasks: Vec<TaskIds>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DescribedMember {
     pub member_id: String,
@@ -136,18 +143,21 @@ pub struct DescribedMember {
     pub is_classic: bool,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct ListGroupsRequest {
     #[serde(default, deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub types_filter: Vec<String>,
     #[serde(default, deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub states_filter: Vec<String>,
 }
 
 impl Validate for ListGroupsRequest {}
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ListGroupsResponse {
     #[serde(default)]
@@ -159,7 +169,7 @@ pub struct ListGroupsResponse {
 
 impl Validate for ListGroupsResponse {}
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ListedGroup {
     pub group_id: String,

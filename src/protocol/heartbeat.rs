@@ -6,6 +6,7 @@ use crate::protocol::common::{
 use crate::protocol::errors::{ErrorCode, ProtocolError};
 use crate::protocol::json::{int64, Ignored, Validate};
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 pub const JOIN_GROUP_MEMBER_EPOCH: i32 = 0;
 pub const LEAVE_GROUP_MEMBER_EPOCH: i32 = -1;
@@ -13,8 +14,9 @@ pub const LEAVE_GROUP_STATIC_MEMBER_EPOCH: i32 = -2;
 
 /// memberEpoch: 0 join/rejoin, -1 leave, -2 static member leaves temporarily, > 0
 /// the current epoch. A nullable field that is omitted is null ("unchanged").
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct StreamsGroupHeartbeatRequest {
     pub group_id: String,
     pub member_id: String,
@@ -23,6 +25,7 @@ pub struct StreamsGroupHeartbeatRequest {
     pub rack_id: Option<String>,
     /// -1 (the default) = unchanged; must be > 0 on the first heartbeat.
     #[serde(default = "minus_one")]
+    #[ts(optional = nullable)]
     pub rebalance_timeout_ms: i32,
     pub topology: Option<Topology>,
     pub active_tasks: Option<Vec<TaskIds>>,
@@ -34,9 +37,11 @@ pub struct StreamsGroupHeartbeatRequest {
     pub task_offsets: Option<Vec<TaskOffset>>,
     pub task_end_offsets: Option<Vec<TaskOffset>>,
     #[serde(default)]
+    #[ts(optional = nullable)]
     pub shutdown_application: bool,
     /// Defined by later Kafka versions: accepted and ignored.
     #[serde(default, skip_serializing)]
+    #[ts(optional = nullable, type = "unknown")]
     pub endpoint_information_epoch: Ignored,
 }
 
@@ -70,7 +75,7 @@ impl Default for StreamsGroupHeartbeatRequest {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StreamsGroupHeartbeatResponse {
     #[serde(default)]
@@ -85,6 +90,7 @@ pub struct StreamsGroupHeartbeatResponse {
     #[serde(default)]
     pub heartbeat_interval_ms: i32,
     #[serde(default, with = "int64")]
+    #[ts(type = "Int64")]
     pub acceptable_recovery_lag: i64,
     #[serde(default)]
     pub task_offset_interval_ms: i32,
@@ -96,10 +102,13 @@ pub struct StreamsGroupHeartbeatResponse {
     pub partitions_by_user_endpoint: Option<Vec<EndpointToPartitions>>,
     /// Defined by later Kafka versions: accepted and ignored.
     #[serde(default, skip_serializing)]
+    #[ts(optional = nullable, type = "unknown")]
     pub endpoint_information_epoch: Ignored,
     #[serde(default, skip_serializing)]
+    #[ts(optional = nullable, type = "unknown")]
     pub topology_description_required: Ignored,
     #[serde(default, skip_serializing)]
+    #[ts(optional = nullable, type = "unknown")]
     pub acceptable_recovery_lag_legacy: Ignored,
 }
 

@@ -4,9 +4,11 @@
 use crate::protocol::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
 use crate::sim::scenario::TimedAction;
 use serde::Serialize;
+use ts_rs::TS;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "SimulationEvent")]
 pub struct Event {
     /// Position in the whole log (0-based), so an event can be named in a link.
     pub seq: u64,

@@ -9,8 +9,9 @@ use crate::sim::scenario::{ClientConfig, ProcessSpec, RestartChanges};
 use crate::task::{TaskId, TaskSet};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
+use ts_rs::TS;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub enum ProcessState {
     Running,

@@ -9,27 +9,40 @@ use crate::protocol::{Endpoint, KeyValue, StreamsGroupHeartbeatRequest, Topology
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
 use std::marker::PhantomData;
+use ts_rs::TS;
 
 /// The simulated clients' behaviour (how a real Kafka Streams process would take its time).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct ClientConfig {
     /// Time a member needs to close revoked tasks before it confirms the revocation.
     #[serde(with = "int64")]
+    #[ts(type = "Int64Input")]
+    #[ts(optional = nullable)]
     pub revocation_delay_ms: i64,
     /// Time a member needs to start newly assigned tasks before it acknowledges them.
     #[serde(with = "int64")]
+    #[ts(type = "Int64Input")]
+    #[ts(optional = nullable)]
     pub assignment_delay_ms: i64,
     /// Changelog records a standby or warm-up task restores per second.
     #[serde(with = "int64")]
+    #[ts(type = "Int64Input")]
+    #[ts(optional = nullable)]
     pub restore_records_per_sec: i64,
     /// Every stateful task's changelog end offset (its state size, in records).
     #[serde(with = "int64")]
+    #[ts(type = "Int64Input")]
+    #[ts(optional = nullable)]
     pub changelog_end_offset: i64,
     /// The pause between leaving and rejoining when a running process restarts.
     #[serde(with = "int64")]
+    #[ts(type = "Int64Input")]
+    #[ts(optional = nullable)]
     pub restart_delay_ms: i64,
     /// Sent on join (Kafka Streams: max.poll.interval.ms).
+    #[ts(optional = nullable)]
     pub rebalance_timeout_ms: i32,
 }
 
@@ -82,18 +95,23 @@ impl Validate for ClientConfig {
 }
 
 /// A process to start: everything optional (API.md `addProcess`).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct ProcessSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional = nullable)]
     pub process_id: Option<String>,
     /// Members (stream threads) this process runs; at most 64.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional = nullable)]
     pub threads: Option<u32>,
     /// Static membership.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional = nullable)]
     pub instance_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional = nullable)]
     pub rack_id: Option<String>,
     /// `[{ key, value }]` or `{ key: value }`.
     #[serde(
@@ -101,15 +119,20 @@ pub struct ProcessSpec {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "key_values_opt"
     )]
+    #[ts(type = "Array<KeyValue> | { [key: string]: string } | null")]
     pub client_tags: Option<Vec<KeyValue>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional = nullable)]
     pub topology: Option<Topology>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional = nullable)]
     pub topology_epoch: Option<i32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional = nullable)]
     pub user_endpoint: Option<Endpoint>,
     /// Only in a restart's changes: come back as a new member (a new member id).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional = nullable)]
     pub new_member: Option<bool>,
 }
 
@@ -138,8 +161,9 @@ pub const MAX_THREADS: u32 = 64;
 
 /// What a restart changes (all optional); `newMember` makes a static process come back
 /// as a new dynamic member (its instanceId dropped).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
 #[serde(from = "ProcessSpec")]
+#[ts(optional_fields = nullable)]
 pub struct RestartChanges {
     #[serde(flatten)]
     pub process: ProcessSpec,
@@ -167,8 +191,10 @@ impl Validate for RestartChanges {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
+#[ts(rename = "SimulationTopic")]
 pub struct NewTopic {
     pub name: String,
     pub num_partitions: i32,
@@ -177,8 +203,9 @@ pub struct NewTopic {
 impl Validate for NewTopic {}
 
 /// One thing that happens to the simulated world.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(tag = "type", rename_all = "camelCase")]
+#[ts(rename = "ScenarioAction")]
 pub enum Action {
     AddProcess(ProcessSpec),
     #[serde(rename_all = "camelCase")]
@@ -338,7 +365,7 @@ impl Validate for Action {
 }
 
 /// An action with the simulated time at which it happens.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TimedAction {
     pub at_ms: i64,
@@ -370,36 +397,51 @@ impl Validate for TimedAction {
 }
 
 /// A line of narration shown from `atMs` on.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct Narration {
     #[serde(with = "int64")]
+    #[ts(type = "Int64Input")]
     pub at_ms: i64,
     pub text: String,
 }
 
 /// Plain JSON that replays a simulation exactly (a page URL or a file can carry it).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct Scenario {
     /// A short id (`rolling-bounce`); empty for a hand-made scenario.
+    #[ts(optional = nullable)]
     pub name: String,
+    #[ts(optional = nullable)]
     pub title: String,
+    #[ts(optional = nullable)]
     pub description: String,
     #[serde(deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub narration: Vec<Narration>,
+    #[ts(optional = nullable)]
     pub group_id: String,
+    #[ts(optional = nullable)]
     pub config: CoordinatorConfig,
+    #[ts(optional = nullable)]
     pub client: ClientConfig,
     /// Topics that exist before anything happens.
     #[serde(deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub topics: Vec<NewTopic>,
     /// The topology processes run unless their own spec says otherwise.
+    #[ts(optional = nullable)]
     pub topology: Topology,
     #[serde(deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub actions: Vec<TimedAction>,
     /// How far the page runs the scenario (the simulation runs on after it if asked).
     #[serde(with = "int64")]
+    #[ts(type = "Int64Input")]
+    #[ts(optional = nullable)]
     pub end_ms: i64,
 }
 

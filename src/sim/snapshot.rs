@@ -7,9 +7,11 @@ use crate::sim::process::{stateful_subtopologies, Process, ProcessState};
 use crate::sim::scenario::NewTopic;
 use crate::sim::{coord, Simulation};
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(rename = "ProcessTaskLists")]
 pub struct TaskLists {
     pub active_tasks: Vec<TaskIds>,
     pub standby_tasks: Vec<TaskIds>,
@@ -26,7 +28,7 @@ impl From<&Tasks> for TaskLists {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ErrorView {
     pub code: i16,
@@ -34,8 +36,9 @@ pub struct ErrorView {
     pub message: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(rename = "ProcessMemberView")]
 pub struct MemberView {
     pub member_id: String,
     pub thread: u32,
@@ -59,7 +62,7 @@ pub struct MemberView {
     pub heartbeats: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RestoreView {
     pub subtopology_id: String,
@@ -68,7 +71,7 @@ pub struct RestoreView {
     pub end_offset: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ProcessView {
     pub process_id: String,
@@ -84,8 +87,9 @@ pub struct ProcessView {
     pub state_store: Vec<RestoreView>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(rename = "SimulationSnapshot")]
 pub struct SimSnapshot {
     pub now_ms: i64,
     pub group_id: String,
