@@ -7,19 +7,16 @@
 // highly_available runs with reported offsets ("owned and dormant").
 // Per case, median and minimum of:
 //   assign      the package's assign() (pkg/node.cjs, what users call): group spec as
-//               a JS object in, plain object out; this takes the packed fast path
-//   JSON text   the same call with the group spec and config as JSON text (the strict
-//               path: parse, strict decode, assign, encode, JSON.parse)
-//   I/O floor   the fast path without the assignment, measured in the same run: the JS
-//               walk and packing, packed decoding in wasm, packed encoding of a result
-//               computed once, building the result object (AssignIoFloor.__runPacked)
-//   strict floor the strict path's floor for a JS object (AssignIoFloor.run)
+//               a JS object in, plain object out
+//   JSON text   the same call with the group spec and config as JSON text
+//   I/O floor   the same decoding and encoding without the assignment, measured in the
+//               same run: AssignIoFloor.run (decodes the spec, encodes a result
+//               computed once)
 import { createRequire } from "node:module";
 import { performance } from "node:perf_hooks";
 
 const require = createRequire(import.meta.url);
 const { assign, AssignIoFloor } = require("../pkg/node.cjs");
-const { fastAssign } = require("../pkg/dist/node/fast-assign.js");
 
 const args = process.argv.slice(2);
 const FULL = args.includes("--full");
@@ -157,9 +154,9 @@ function grid() {
 const f = (x) => (x < 1 ? x.toFixed(3) : x.toFixed(2));
 console.log(`node ${process.version}, ${new Date().toISOString()}`);
 console.log(
-  "| case | median ms | min ms | Kafka ms | Kafka / ours | JSON text median ms | I/O floor ms | assign / floor | strict floor ms |",
+  "| case | median ms | min ms | Kafka ms | Kafka / ours | JSON text median ms | I/O floor ms | assign / floor |",
 );
-console.log("|---|---|---|---|---|---|---|---|---|");
+console.log("|---|---|---|---|---|---|---|---|");
 for (const base of grid()) {
   // highly_available always runs with reported offsets; for reassignments sticky runs
   // on that same input too ("/offsets"), the fair comparison for "within 3x of sticky".
@@ -175,18 +172,11 @@ for (const base of grid()) {
     const configText = JSON.stringify(config);
     const text = time(() => assign(assignor, specText, configText));
     const floor = new AssignIoFloor(assignor, spec, config);
-    const packedFloor = fastAssign(
-      () => {
-        throw new Error(`${name}: the fast path's floor fell back to the strict path`);
-      },
-      (_name, _config, strings, ints, floats) => floor.__runPacked(strings, ints, floats),
-    );
-    const fl = time(() => packedFloor(assignor, spec, config));
-    const strictFloor = time(() => floor.run(spec));
+    const fl = time(() => floor.run(spec));
     floor.free();
     const kafka = kafkaMs(c);
     console.log(
-      `| ${name} | ${f(t.median)} | ${f(t.min)} | ${kafka ?? ""} | ${kafka ? (kafka / t.median).toFixed(1) + "x" : ""} | ${f(text.median)} | ${f(fl.median)} | ${(t.median / fl.median).toFixed(2)} | ${f(strictFloor.median)} |`,
+      `| ${name} | ${f(t.median)} | ${f(t.min)} | ${kafka ?? ""} | ${kafka ? (kafka / t.median).toFixed(1) + "x" : ""} | ${f(text.median)} | ${f(fl.median)} | ${(t.median / fl.median).toFixed(2)} |`,
     );
   }
 }

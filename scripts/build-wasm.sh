@@ -10,8 +10,9 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 CRATE=streams_rebalance
 PROFILE=wasm-release
-# wasm-opt level: -Oz. Measured twice (node 20, 2 shared cores; cargo profile
-# wasm-release = opt-level "s" + LTO):
+# wasm-opt level: -Oz. Measured three times (node 20, 2 shared cores); the first two
+# when the profile wasm-release was rustc opt-level "s" + LTO (it is opt-level 3 since
+# the third, see Cargo.toml):
 # 1. early crate (decoding only; a 200-subtopology join with 2000 task offsets, best
 #    of 5, ms per call as object / as JSON text):
 #      no wasm-opt 230 kB / 5.9 / 3.5   -Oz 130 kB / 4.8 / 2.8   -O2 132 kB / 5.4 / 2.8
@@ -39,8 +40,12 @@ WASM_OPT_LEVEL=${WASM_OPT_LEVEL:--Oz}
 
 say() { printf '[build-wasm] %s\n' "$*"; }
 
-say "cargo build --profile $PROFILE --target wasm32-unknown-unknown"
-cargo build --profile "$PROFILE" --target wasm32-unknown-unknown
+# STREAMS_CODEC=swb: JS objects through serde-wasm-bindgen instead of JSON.stringify,
+# only to re-measure BENCHMARKS.md "The JS boundary".
+FEATURES=()
+if [ "${STREAMS_CODEC:-}" = swb ]; then FEATURES=(--features swb-codec); fi
+say "cargo build --profile $PROFILE --target wasm32-unknown-unknown ${FEATURES[*]}"
+cargo build --profile "$PROFILE" --target wasm32-unknown-unknown "${FEATURES[@]}"
 WASM="target/wasm32-unknown-unknown/$PROFILE/$CRATE.wasm"
 
 rm -rf pkg/dist/node pkg/dist/web www/pkg
@@ -68,21 +73,21 @@ mv "$f.opt" "$f"
 cp "$f" pkg/dist/node/${CRATE}_bg.wasm
 # The node build is CommonJS inside a package whose root may say "type": "module".
 echo '{ "type": "commonjs" }' > pkg/dist/node/package.json
+# The binding's inline JS (src/wasm/assign.rs) is an ES module that the CommonJS glue
+# require()s: Node >= 20.19 loads it (require of an ES module, no flag).
+if [ -d pkg/dist/node/snippets ]; then
+  echo '{ "type": "module" }' > pkg/dist/node/snippets/package.json
+fi
 echo '{ "type": "module" }' > pkg/dist/web/package.json
 
-# The hand-written fast assign() (pkg/js, see fast-assign.mjs): an ES module for the
-# web build with its entry index.js, and a CommonJS copy for the Node build.
-cp pkg/js/fast-assign.mjs pkg/dist/web/fast-assign.js
-cp pkg/js/web.mjs pkg/dist/web/index.js
-FAST_EXPORTS=$(sed -n 's/^export function \([A-Za-z]*\)(.*/\1/p' pkg/js/fast-assign.mjs | paste -sd, -)
-{
-  sed 's/^export function /function /' pkg/js/fast-assign.mjs
-  echo "module.exports = { $FAST_EXPORTS };"
-} > pkg/dist/node/fast-assign.js
-if grep -q '^export ' pkg/dist/node/fast-assign.js; then
-  echo "[build-wasm] pkg/js/fast-assign.mjs has an export the CommonJS copy cannot take" >&2
-  exit 1
-fi
+# The web build's entry is wasm-bindgen's module itself.
+cp pkg/dist/web/${CRATE}.js pkg/dist/web/index.js
+
+# pkg/index.d.ts: the declarations written by hand (pkg/types/api.d.ts: the classes,
+# functions and hand-built outputs), then the data types generated from the Rust types.
+say "TypeScript declarations (cargo run --example typescript)"
+cargo run --quiet --example typescript > pkg/dist/types.d.ts
+cat pkg/types/api.d.ts pkg/dist/types.d.ts > pkg/index.d.ts
 
 mkdir -p www/pkg
 cp -r pkg/dist/web/. www/pkg/

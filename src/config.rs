@@ -1,27 +1,66 @@
 //! The coordinator's configuration (API.md, `new Coordinator(config?)`): plain camelCase.
 
-use crate::from_json_struct;
-use crate::protocol::json::{DecodeError, FromJson, Path};
-use serde::Serialize;
+use crate::protocol::json::{count, count_opt, int64, Invalid, Validate};
+use serde::{Deserialize, Deserializer, Serialize};
+use ts_rs::TS;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// Every field is optional in JSON; absent ones take the defaults below.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct CoordinatorConfig {
+    /// Default "sticky".
+    #[serde(deserialize_with = "assignor_name")]
+    #[ts(optional = nullable, type = "AssignorName")]
     pub assignor: String,
+    /// Default 5000.
+    #[ts(optional = nullable)]
     pub heartbeat_interval_ms: i32,
+    /// Default 45000: a member silent this long is removed.
+    #[ts(optional = nullable)]
     pub session_timeout_ms: i32,
+    /// Default 0.
+    #[serde(deserialize_with = "count")]
+    #[ts(optional = nullable)]
     pub num_standby_replicas: u32,
+    /// Default 10000: a warm-up is caught up below this lag.
+    #[serde(with = "int64")]
+    #[ts(type = "Int64Input")]
+    #[ts(optional = nullable)]
     pub acceptable_recovery_lag: i64,
+    /// Default 2: warm-up tasks in flight at once.
+    #[serde(deserialize_with = "count")]
+    #[ts(optional = nullable)]
     pub max_warmup_replicas: u32,
+    /// Default 60000.
+    #[ts(optional = nullable)]
     pub task_offset_interval_ms: i32,
     /// None = unlimited.
+    #[serde(deserialize_with = "count_opt")]
+    #[ts(optional = nullable)]
     pub group_max_size: Option<u32>,
     /// None = the cluster default.
+    #[ts(optional = nullable)]
     pub internal_topic_replication_factor: Option<i16>,
+    /// Default 0: seeds member-id generation, so runs are reproducible.
+    #[serde(deserialize_with = "seed")]
+    #[ts(optional = nullable)]
     pub seed: u64,
+    /// Default true: fence members that do not revoke within their rebalanceTimeoutMs.
+    #[ts(optional = nullable)]
     pub rebalance_timeout_enabled: bool,
+    /// Default 0: simulated time a topic creation takes.
+    #[serde(with = "int64")]
+    #[ts(type = "Int64Input")]
+    #[ts(optional = nullable)]
     pub internal_topic_creation_delay_ms: i64,
+    /// Default 1000: first retry delay after a failed creation, doubling up to 30000.
+    #[serde(with = "int64")]
+    #[ts(type = "Int64Input")]
+    #[ts(optional = nullable)]
     pub internal_topic_creation_backoff_ms: i64,
+    /// Default 3: the simulated cluster's default replication factor.
+    #[ts(optional = nullable)]
     pub default_replication_factor: i16,
 }
 
@@ -46,122 +85,77 @@ impl Default for CoordinatorConfig {
     }
 }
 
+impl Validate for CoordinatorConfig {
+    fn validate(&self) -> Result<(), Invalid> {
+        at_least(self.heartbeat_interval_ms, 1, "heartbeatIntervalMs")?;
+        at_least(self.session_timeout_ms, 1, "sessionTimeoutMs")?;
+        at_least(self.acceptable_recovery_lag, 0, "acceptableRecoveryLag")?;
+        at_least(self.task_offset_interval_ms, 0, "taskOffsetIntervalMs")?;
+        if let Some(r) = self.internal_topic_replication_factor {
+            at_least(r, 1, "internalTopicReplicationFactor")?;
+        }
+        at_least(
+            self.internal_topic_creation_delay_ms,
+            0,
+            "internalTopicCreationDelayMs",
+        )?;
+        at_least(
+            self.internal_topic_creation_backoff_ms,
+            0,
+            "internalTopicCreationBackoffMs",
+        )?;
+        at_least(
+            self.default_replication_factor,
+            1,
+            "defaultReplicationFactor",
+        )
+    }
+}
+
 /// Upper bound of the back-off between internal topic creation attempts.
 pub const MAX_CREATION_BACKOFF_MS: i64 = 30_000;
 
 pub(crate) fn at_least<T: PartialOrd + std::fmt::Display + Copy>(
     v: T,
     min: T,
-    path: &Path<'_>,
-    key: &'static str,
-) -> Result<T, DecodeError> {
+    key: &str,
+) -> Result<(), Invalid> {
     if v < min {
-        Err(DecodeError::new(
-            &path.key(key),
-            format!("{v} is below the minimum {min}"),
-        ))
+        Err(Invalid::new(key, format!("{v} is below the minimum {min}")))
     } else {
-        Ok(v)
+        Ok(())
     }
 }
 
-/// A non-negative integer config value that fits in u32.
-#[derive(Clone, Copy)]
-pub(crate) struct Count(pub(crate) u32);
-
-impl FromJson for Count {
-    const EXPECTED: &'static str = "a non-negative integer";
-    const PLURAL: &'static str = "non-negative integers";
-    fn from_json(v: &serde_json::Value, path: &Path<'_>) -> Result<Self, DecodeError> {
-        let i = i64::from_json(v, path)?;
-        u32::try_from(i)
-            .map(Count)
-            .map_err(|_| DecodeError::new(path, format!("{i} is not a non-negative int32")))
-    }
+/// The error for an assignor name that is not one of ours.
+pub(crate) fn unknown_assignor(name: &str) -> String {
+    format!(
+        "unknown assignor {:?}; known: {}",
+        crate::protocol::json::truncate(name, 40),
+        crate::assignor::NAMES.join(", ")
+    )
 }
 
-from_json_struct!(
-    CoordinatorConfig,
-    "a config object",
-    "config objects",
-    |f| {
-        let d = CoordinatorConfig::default();
-        let path = *f.path();
-        let assignor: String = f.or("assignor", d.assignor.clone())?;
-        if crate::assignor::by_name(&assignor).is_none() {
-            return Err(DecodeError::new(
-                &path.key("assignor"),
-                format!(
-                    "unknown assignor {:?}; known: {}",
-                    crate::protocol::json::truncate(&assignor, 40),
-                    crate::assignor::NAMES.join(", ")
-                ),
-            ));
-        }
-        let heartbeat_interval_ms = at_least(
-            f.or("heartbeatIntervalMs", d.heartbeat_interval_ms)?,
-            1,
-            &path,
-            "heartbeatIntervalMs",
-        )?;
-        let session_timeout_ms = at_least(
-            f.or("sessionTimeoutMs", d.session_timeout_ms)?,
-            1,
-            &path,
-            "sessionTimeoutMs",
-        )?;
-        let group_max_size: Option<Count> = f.or("groupMaxSize", None)?;
-        let rf: Option<i16> = f.or("internalTopicReplicationFactor", None)?;
-        if let Some(r) = rf {
-            at_least(r, 1, &path, "internalTopicReplicationFactor")?;
-        }
-        Ok(CoordinatorConfig {
-            assignor,
-            heartbeat_interval_ms,
-            session_timeout_ms,
-            num_standby_replicas: f.or("numStandbyReplicas", Count(d.num_standby_replicas))?.0,
-            acceptable_recovery_lag: at_least(
-                f.or("acceptableRecoveryLag", d.acceptable_recovery_lag)?,
-                0,
-                &path,
-                "acceptableRecoveryLag",
-            )?,
-            max_warmup_replicas: f.or("maxWarmupReplicas", Count(d.max_warmup_replicas))?.0,
-            task_offset_interval_ms: at_least(
-                f.or("taskOffsetIntervalMs", d.task_offset_interval_ms)?,
-                0,
-                &path,
-                "taskOffsetIntervalMs",
-            )?,
-            group_max_size: group_max_size.map(|c| c.0),
-            internal_topic_replication_factor: rf,
-            seed: f.or::<i64>("seed", 0)? as u64,
-            rebalance_timeout_enabled: f
-                .or("rebalanceTimeoutEnabled", d.rebalance_timeout_enabled)?,
-            internal_topic_creation_delay_ms: at_least(
-                f.or(
-                    "internalTopicCreationDelayMs",
-                    d.internal_topic_creation_delay_ms,
-                )?,
-                0,
-                &path,
-                "internalTopicCreationDelayMs",
-            )?,
-            internal_topic_creation_backoff_ms: at_least(
-                f.or(
-                    "internalTopicCreationBackoffMs",
-                    d.internal_topic_creation_backoff_ms,
-                )?,
-                0,
-                &path,
-                "internalTopicCreationBackoffMs",
-            )?,
-            default_replication_factor: at_least(
-                f.or("defaultReplicationFactor", d.default_replication_factor)?,
-                1,
-                &path,
-                "defaultReplicationFactor",
-            )?,
-        })
+/// An assignor name that must be one of ours.
+pub(crate) fn assignor_name<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let name = String::deserialize(d)?;
+    if crate::assignor::by_name(&name).is_none() {
+        return Err(serde::de::Error::custom(unknown_assignor(&name)));
     }
-);
+    Ok(name)
+}
+
+/// `Option` of `assignor_name`.
+pub(crate) fn assignor_name_opt<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(transparent)]
+    struct A(#[serde(deserialize_with = "assignor_name")] String);
+    Ok(Option::<A>::deserialize(d)?.map(|a| a.0))
+}
+
+/// Any int64; a negative seed wraps (as it always has).
+fn seed<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+    int64::deserialize(d).map(|s| s as u64)
+}

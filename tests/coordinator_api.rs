@@ -236,8 +236,10 @@ fn commit(group: &str, member: &str, epoch: i32, offset: i64) -> OffsetCommitReq
                 partition_index: 2,
                 committed_offset: offset,
                 committed_metadata: Some("m".into()),
+                ..Default::default()
             }],
         }],
+        ..Default::default()
     }
 }
 
@@ -250,6 +252,7 @@ fn fetch(group: &str, member: &str, epoch: i32) -> OffsetFetchRequest {
             name: "input".into(),
             partition_indexes: vec![2, 3],
         }]),
+        ..Default::default()
     }
 }
 
@@ -283,6 +286,7 @@ fn offsets_of_a_streams_group_are_checked_against_the_member_epoch() {
         member_id: None,
         member_epoch: -1,
         topics: None,
+        ..Default::default()
     };
     assert_eq!(
         c.offset_fetch(&admin).topics[0].partitions[0].committed_offset,

@@ -16,8 +16,8 @@ use streams_rebalance::assignor::json::{assignor, decode_config, decode_spec};
 use streams_rebalance::config::CoordinatorConfig;
 use streams_rebalance::coordinator::records::Record;
 use streams_rebalance::coordinator::{Coordinator, RequestContext};
-use streams_rebalance::invariants::{self, view::SnapshotView};
-use streams_rebalance::protocol::json::{decode, parse, FromJson};
+use streams_rebalance::invariants;
+use streams_rebalance::protocol::json::{decode, decode_str, InputError, Validate};
 use streams_rebalance::protocol::*;
 use streams_rebalance::sim::scenario::{ProcessSpec, RestartChanges, Scenario};
 use streams_rebalance::sim::Simulation;
@@ -207,7 +207,8 @@ fn damaged(sample: &Value, at: usize, d: &Damage) -> Value {
 }
 
 /// An input error must say what was decoded and, below the root, which field.
-fn assert_clear(e: &str, what: &str) {
+fn assert_clear(e: &InputError, what: &str) {
+    let e = e.to_string();
     assert!(
         e.starts_with(&format!("invalid {what}: ")),
         "unclear error: {e}"
@@ -215,7 +216,7 @@ fn assert_clear(e: &str, what: &str) {
     assert!(e.len() < 2_000, "error too long ({} bytes)", e.len());
 }
 
-fn try_decode<T: FromJson>(v: &Value, what: &str) -> Option<T> {
+fn try_decode<T: serde::de::DeserializeOwned + Validate>(v: &Value, what: &str) -> Option<T> {
     match decode::<T>(v, what) {
         Ok(t) => Some(t),
         Err(e) => {
@@ -285,7 +286,7 @@ fn state(c: &Coordinator) -> String {
 /// Feeds a decoded heartbeat; a refusal changes nothing, and the invariants hold.
 fn feed(c: &mut Coordinator, req: &StreamsGroupHeartbeatRequest) {
     let before = state(c);
-    let prev = SnapshotView::from_snapshot(&c.snapshot()).unwrap();
+    let prev = c.snapshot();
     let r = c.heartbeat(req, &RequestContext::default());
     if r.error_code != 0 && r.error_code != ErrorCode::FENCED_MEMBER_EPOCH.code() {
         assert_eq!(
@@ -296,7 +297,7 @@ fn feed(c: &mut Coordinator, req: &StreamsGroupHeartbeatRequest) {
         );
         assert!(r.error_message.is_some(), "refusal without a message");
     }
-    let cur = SnapshotView::from_snapshot(&c.snapshot()).unwrap();
+    let cur = c.snapshot();
     let v = invariants::check(Some(&prev), &cur);
     assert!(v.is_empty(), "{v:?} after {}", text(req));
 }
@@ -321,18 +322,18 @@ proptest! {
         cut in any::<prop::sample::Index>(),
     ) {
         let s = String::from_utf8_lossy(&bytes);
-        let _ = parse(&s);
+        let _ = decode_str::<StreamsGroupHeartbeatRequest>(&s, "heartbeat");
         let full = text(&join_json(""));
         let mut at = cut.index(full.len());
         while !full.is_char_boundary(at) { at -= 1; }
         if at < full.len() {
-            let e = parse(&full[..at]).unwrap_err();
-            prop_assert!(e.message.starts_with("not valid JSON"), "{}", e.message);
+            let e = decode_str::<StreamsGroupHeartbeatRequest>(&full[..at], "heartbeat").unwrap_err();
+            prop_assert!(e.to_string().starts_with("invalid heartbeat: "), "{}", e);
         }
         // A duplicate key anywhere is refused.
         let dup = full.replacen("\"rackId\":\"r1\"", "\"rackId\":\"r1\",\"rackId\":\"r2\"", 1);
-        let e = parse(&dup).unwrap_err();
-        prop_assert!(e.message.contains("duplicate key `rackId`"), "{}", e.message);
+        let e = decode_str::<StreamsGroupHeartbeatRequest>(&dup, "heartbeat").unwrap_err();
+        prop_assert_eq!(e.to_string(), "invalid heartbeat: duplicate field `rackId`");
     }
 
     #[test]
@@ -348,8 +349,8 @@ proptest! {
         try_decode::<RestartChanges>(&v, "changes");
         try_decode::<Vec<String>>(&v, "deleteTopics");
         try_decode::<i64>(&v, "advanceTime");
-        if let Err(e) = decode_spec(&v) { assert_clear(&e, "groupSpec"); }
-        if let Err(e) = decode_config(Some(&v)) { assert_clear(&e, "config"); }
+        if let Err(e) = decode_spec(&v.to_string()) { assert_clear(&e, "groupSpec"); }
+        if let Err(e) = decode_config(Some(&v.to_string())) { assert_clear(&e, "config"); }
         if let Some(s) = v.as_str() {
             if let Err(e) = assignor(s) { assert_clear(&e, "assignorName"); }
         }
@@ -419,10 +420,10 @@ proptest! {
                     ]
                 });
                 let v = damaged(&sample, at, &d);
-                match decode_spec(&v) {
+                match decode_spec(&v.to_string()) {
                     Ok(spec) => for name in ["sticky", "highly_available"] {
                         let a = assignor(name).unwrap();
-                        let cfg = decode_config(Some(&json!({ "numStandbyReplicas": 1 }))).unwrap();
+                        let cfg = decode_config(Some(r#"{ "numStandbyReplicas": 1 }"#)).unwrap();
                         let _ = a.assign(&spec, &cfg);
                     },
                     Err(e) => assert_clear(&e, "groupSpec"),

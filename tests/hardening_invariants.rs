@@ -5,9 +5,9 @@
 
 use serde_json::{json, Value};
 use streams_rebalance::config::CoordinatorConfig;
+use streams_rebalance::coordinator::snapshot::Snapshot;
 use streams_rebalance::coordinator::{Coordinator, RequestContext};
-use streams_rebalance::invariants::view::SnapshotView;
-use streams_rebalance::invariants::{check, check_settled, check_snapshots, Violation};
+use streams_rebalance::invariants::{check, check_settled, decode_snapshot, Violation};
 use streams_rebalance::protocol::*;
 
 fn tasks(active: &[i32], standby: &[i32]) -> Value {
@@ -51,12 +51,13 @@ fn snapshot(
     state: &str,
     tasks_n: u32,
     members: &[M],
-) -> SnapshotView {
+) -> Snapshot {
     let members: Vec<Value> = members
         .iter()
         .map(|x| {
             json!({
                 "memberId": x.id, "processId": x.process, "stale": x.stale,
+                "clientTags": [], "topologyEpoch": 0, "sessionDeadlineMs": 0,
                 "memberEpoch": x.epoch, "previousMemberEpoch": x.epoch - 1,
                 "memberState": x.state,
                 "assignment": tasks(&x.held.0, &x.held.1),
@@ -68,10 +69,12 @@ fn snapshot(
     let v = json!({ "groups": [{
         "groupId": "g", "groupType": "streams", "groupState": state,
         "groupEpoch": group_epoch, "assignmentEpoch": assignment_epoch, "topologyEpoch": 0,
-        "configuredTopology": { "ready": true, "subtopologies": [{ "subtopologyId": "0", "numTasks": tasks_n }] },
-        "members": members,
-    }]});
-    SnapshotView::from_json(&v, "snapshot").unwrap()
+        "configuredTopology": { "ready": true, "statuses": [], "internalTopicsToCreate": [],
+            "internalTopicsUndecided": [],
+            "subtopologies": [{ "subtopologyId": "0", "numTasks": tasks_n, "stateful": false, "sourceTopics": [] }] },
+        "members": members, "consumerMembers": [],
+    }], "nowMs": 0, "assignor": "sticky", "topics": [], "acls": [], "recordCount": 0 });
+    decode_snapshot(&v.to_string(), "snapshot").unwrap()
 }
 
 fn rules(v: &[Violation]) -> Vec<&'static str> {
@@ -193,24 +196,23 @@ fn an_unsettled_group_is_reported() {
 
 #[test]
 fn the_view_reads_simulation_snapshots_and_names_bad_fields() {
-    let inner = json!({ "groups": [] });
-    let sim = json!({ "nowMs": 0, "coordinator": inner });
-    assert_eq!(
-        SnapshotView::from_json(&sim, "snapshot")
-            .unwrap()
-            .groups
-            .len(),
-        0
-    );
+    let sim = streams_rebalance::sim::Simulation::new(CoordinatorConfig::default());
+    let text = serde_json::to_string(&sim.snapshot()).unwrap();
+    assert_eq!(decode_snapshot(&text, "snapshot").unwrap().groups.len(), 0);
+    let inner = json!({ "groups": [], "nowMs": 0, "assignor": "sticky", "topics": [], "acls": [], "recordCount": 0 });
+    let bad = json!({ "nowMs": 0, "coordinator": inner, "extra": 1 });
+    let e = decode_snapshot(&bad.to_string(), "snapshot").unwrap_err();
+    assert_eq!(e.path(), "extra", "{e}");
     let bad = json!({ "groups": [{ "groupId": "g", "groupType": "streams", "groupState": "Stable",
         "groupEpoch": "x", "members": [] }] });
-    let e = SnapshotView::from_json(&bad, "snapshot").unwrap_err();
+    let e = decode_snapshot(&bad.to_string(), "snapshot").unwrap_err();
     assert_eq!(
-        e,
-        "invalid snapshot: groups[0].groupEpoch: expected an int32"
+        e.to_string(),
+        "invalid snapshot: groups[0].groupEpoch: invalid type: string \"x\", expected i32"
     );
-    let e = SnapshotView::from_json(&json!([1]), "snapshot").unwrap_err();
-    assert_eq!(e, "invalid snapshot: expected an object");
+    assert_eq!(e.kind(), "decode");
+    let e = decode_snapshot("[1]", "snapshot").unwrap_err();
+    assert_eq!(e.kind(), "decode");
 }
 
 #[test]
@@ -240,13 +242,12 @@ fn real_snapshots_of_a_rebalance_check_clean() {
     let mut prev = c.snapshot();
     let a = c.heartbeat(&join("a"), &ctx);
     let cur = c.snapshot();
-    assert_eq!(check_snapshots(Some(&prev), &cur).unwrap(), vec![]);
+    assert_eq!(check(Some(&prev), &cur), vec![]);
     prev = cur;
     c.heartbeat(&join("b"), &ctx);
     let cur = c.snapshot();
-    assert_eq!(check_snapshots(Some(&prev), &cur).unwrap(), vec![]);
+    assert_eq!(check(Some(&prev), &cur), vec![]);
     // "a" still owns all four tasks, the group is reconciling: not settled yet.
-    let view = SnapshotView::from_snapshot(&cur).unwrap();
-    assert_eq!(rules(&check_settled(&view)), vec!["settled"]);
+    assert_eq!(rules(&check_settled(&cur)), vec!["settled"]);
     assert_eq!(a.active_tasks.unwrap()[0].partitions, vec![0, 1, 2, 3]);
 }

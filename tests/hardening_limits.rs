@@ -9,9 +9,9 @@ use streams_rebalance::config::CoordinatorConfig;
 use streams_rebalance::coordinator::compaction::SLACK;
 use streams_rebalance::coordinator::records::Record;
 use streams_rebalance::coordinator::{Coordinator, RequestContext};
-use streams_rebalance::invariants::{self, view::SnapshotView};
+use streams_rebalance::invariants;
 use streams_rebalance::limits::*;
-use streams_rebalance::protocol::json::{decode_str, parse};
+use streams_rebalance::protocol::json::decode_str;
 use streams_rebalance::protocol::*;
 
 fn json<T: Serialize>(v: &T) -> String {
@@ -165,19 +165,20 @@ fn long_strings_and_large_inputs_are_input_errors_naming_the_field() {
     let long = "x".repeat(MAX_STRING_BYTES + 1);
     let text = format!(r#"{{"groupId":"{long}","memberId":"","memberEpoch":0}}"#);
     let e = decode_str::<StreamsGroupHeartbeatRequest>(&text, "heartbeat").unwrap_err();
+    assert_eq!((e.kind(), e.path()), ("limit", "groupId"));
     assert_eq!(
-        e,
+        e.to_string(),
         "invalid heartbeat: groupId: a string of 32768 bytes; at most 32767 are accepted (Kafka's STRING limit)"
     );
     let ok = "x".repeat(MAX_STRING_BYTES);
     let text = format!(r#"{{"groupId":"{ok}","memberId":"","memberEpoch":0}}"#);
     assert!(decode_str::<StreamsGroupHeartbeatRequest>(&text, "heartbeat").is_ok());
     let big = format!("[{}0]", "0,".repeat(MAX_INPUT_BYTES / 2));
-    let e = parse(&big).unwrap_err();
+    let e = decode_str::<Vec<i32>>(&big, "numbers").unwrap_err();
+    assert_eq!(e.kind(), "limit");
     assert!(
-        e.message.ends_with("are accepted (see README, Limits)"),
-        "{}",
-        e.message
+        e.to_string().ends_with("are accepted (see README, Limits)"),
+        "{e}"
     );
 }
 
@@ -256,7 +257,7 @@ fn ten_thousand_heartbeats_of_churn_keep_records_and_snapshot_bounded() {
     let mut max_records = 0;
     let mut max_snapshot = 0;
     let mut snapshot_at_1000 = 0;
-    let mut prev = SnapshotView::from_snapshot(&c.snapshot()).unwrap();
+    let mut prev = c.snapshot();
     for i in 0..10_000usize {
         let k = i % clients.len();
         // Every 7th heartbeat a member leaves (it rejoins on its next turn).
@@ -274,7 +275,7 @@ fn ten_thousand_heartbeats_of_churn_keep_records_and_snapshot_bounded() {
             if i == 1000 {
                 snapshot_at_1000 = size;
             }
-            let cur = SnapshotView::from_snapshot(&snap).unwrap();
+            let cur = snap.clone();
             let v = invariants::check(Some(&prev), &cur);
             assert!(v.is_empty(), "{v:?}");
             prev = cur;

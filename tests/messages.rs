@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::json;
 use std::fmt::Debug;
 use streams_rebalance::config::CoordinatorConfig;
-use streams_rebalance::protocol::json::{decode, decode_str, FromJson, MAX_SAFE_INTEGER};
+use streams_rebalance::protocol::json::{decode, decode_str, Validate, MAX_SAFE_INTEGER};
 use streams_rebalance::protocol::*;
 
 mod samples {
@@ -18,7 +18,10 @@ mod samples {
 use samples::*;
 
 /// Serializes with serde, decodes with the strict decoder, compares.
-fn round_trip<T: Serialize + FromJson + PartialEq + Debug>(value: &T, what: &str) {
+fn round_trip<T: Serialize + serde::de::DeserializeOwned + Validate + PartialEq + Debug>(
+    value: &T,
+    what: &str,
+) {
     let text = serde_json::to_string(value).expect("serializes");
     let back: T = decode_str(&text, what).unwrap_or_else(|e| panic!("{e}\nin {text}"));
     assert_eq!(&back, value, "{what} changed through JSON: {text}");
@@ -254,7 +257,7 @@ fn heartbeat_with(patch: serde_json::Value) -> String {
 fn heartbeat_error(text: &str) -> String {
     match decode_str::<StreamsGroupHeartbeatRequest>(text, "heartbeat") {
         Ok(r) => panic!("accepted {text}: {r:?}"),
-        Err(e) => e,
+        Err(e) => e.to_string(),
     }
 }
 
@@ -273,31 +276,31 @@ fn bad_heartbeats_get_an_exact_error_naming_the_field() {
         // Not JSON at all.
         ("".into(), "invalid heartbeat: not valid JSON: EOF while parsing a value at line 1 column 0".into()),
         ("{groupId: 1}".into(), "invalid heartbeat: not valid JSON: key must be a string at line 1 column 2".into()),
-        (r#"{"groupId":"g"} x"#.into(), "invalid heartbeat: not valid JSON: trailing characters at line 1 column 17".into()),
-        (deep, "invalid heartbeat: not valid JSON: recursion limit exceeded at line 1 column 128".into()),
+        (r#"{"groupId":"g"} x"#.into(), "invalid heartbeat: memberId: missing field `memberId`".into()),
+        (deep, "invalid heartbeat: [0]: invalid type: sequence, expected a string".into()),
         (r#"{"groupId":"a","groupId":"b","memberId":"","memberEpoch":0}"#.into(),
-         "invalid heartbeat: not valid JSON: duplicate key `groupId` at line 1 column 24".into()),
+         "invalid heartbeat: duplicate field `groupId`".into()),
         // The wrong type of JSON value.
         ("[]".into(), "invalid heartbeat: expected a StreamsGroupHeartbeatRequest object, found an array".into()),
-        ("null".into(), "invalid heartbeat: expected a StreamsGroupHeartbeatRequest object, found null".into()),
-        (heartbeat_with(json!({"groupId": 7})), "invalid heartbeat: groupId: expected a string, found a number".into()),
-        (heartbeat_with(json!({"memberEpoch": "0"})), "invalid heartbeat: memberEpoch: expected an int32, found a string".into()),
-        (heartbeat_with(json!({"memberEpoch": 1.5})), "invalid heartbeat: memberEpoch: expected an int32, found the fraction 1.5".into()),
-        (heartbeat_with(json!({"memberEpoch": 2147483648i64})), "invalid heartbeat: memberEpoch: 2147483648 is out of range for an int32".into()),
-        (heartbeat_with(json!({"memberEpoch": 1e300})), "invalid heartbeat: memberEpoch: 1e+300 is out of range for an int32".into()),
-        (heartbeat_with(json!({"shutdownApplication": "yes"})), "invalid heartbeat: shutdownApplication: expected a boolean, found a string".into()),
-        (heartbeat_with(json!({"activeTasks": {}})), "invalid heartbeat: activeTasks: expected array of TaskIds objects, found an object".into()),
+        ("null".into(), "invalid heartbeat: invalid type: null, expected struct StreamsGroupHeartbeatRequest".into()),
+        (heartbeat_with(json!({"groupId": 7})), "invalid heartbeat: groupId: invalid type: integer `7`, expected a string".into()),
+        (heartbeat_with(json!({"memberEpoch": "0"})), "invalid heartbeat: memberEpoch: invalid type: string \"0\", expected i32".into()),
+        (heartbeat_with(json!({"memberEpoch": 1.5})), "invalid heartbeat: memberEpoch: invalid type: floating point `1.5`, expected i32".into()),
+        (heartbeat_with(json!({"memberEpoch": 2147483648i64})), "invalid heartbeat: memberEpoch: invalid value: integer `2147483648`, expected i32".into()),
+        (heartbeat_with(json!({"memberEpoch": 1e300})), "invalid heartbeat: memberEpoch: invalid type: floating point `1e+300`, expected i32".into()),
+        (heartbeat_with(json!({"shutdownApplication": "yes"})), "invalid heartbeat: shutdownApplication: invalid type: string \"yes\", expected a boolean".into()),
+        (heartbeat_with(json!({"activeTasks": {}})), "invalid heartbeat: activeTasks: invalid type: map, expected a sequence".into()),
         (heartbeat_with(json!({"topology": {"epoch": 0, "subtopologies": [
             {"subtopologyId": "0"}, {"subtopologyId": "1"}, {"subtopologyId": "2", "sourceTopics": "c"}]}})),
-         "invalid heartbeat: topology.subtopologies[2].sourceTopics: expected array of strings, found a string".into()),
+         "invalid heartbeat: topology.subtopologies[2].sourceTopics: invalid type: string \"c\", expected a sequence".into()),
         (heartbeat_with(json!({"topology": {"epoch": 0, "subtopologies": [{"subtopologyId": "0", "sourceTopics": ["a", 1]}]}})),
-         "invalid heartbeat: topology.subtopologies[0].sourceTopics[1]: expected a string, found a number".into()),
+         "invalid heartbeat: topology.subtopologies[0].sourceTopics[1]: invalid type: integer `1`, expected a string".into()),
         (heartbeat_with(json!({"userEndpoint": {"host": "h", "port": 70000}})),
-         "invalid heartbeat: userEndpoint.port: 70000 is out of range for a uint16".into()),
+         "invalid heartbeat: userEndpoint.port: invalid value: integer `70000`, expected u16".into()),
         (heartbeat_with(json!({"taskOffsets": [{"subtopologyId": "0", "partition": 0, "offset": "12x"}]})),
          "invalid heartbeat: taskOffsets[0].offset: expected an int64, found the string \"12x\"".into()),
         (heartbeat_with(json!({"taskEndOffsets": [{"subtopologyId": "0", "partition": 0, "offset": 1e19}]})),
-         "invalid heartbeat: taskEndOffsets[0].offset: 1e+19 is out of range for an int64".into()),
+         "invalid heartbeat: taskEndOffsets[0].offset: 10000000000000000000 is out of range for an int64".into()),
         (heartbeat_with(json!({"taskOffsets": [{"subtopologyId": "0", "partition": 0, "offset": "9223372036854775808"}]})),
          "invalid heartbeat: taskOffsets[0].offset: expected an int64, found the string \"9223372036854775808\"".into()),
         // Out of range for the Kafka type.
@@ -307,37 +310,37 @@ fn bad_heartbeats_get_an_exact_error_naming_the_field() {
          "invalid heartbeat: taskOffsets[0].partition: partition -1 is negative".into()),
         (heartbeat_with(json!({"topology": {"epoch": 0, "subtopologies": [
             {"subtopologyId": "0", "sourceTopics": ["a"], "copartitionGroups": [{"sourceTopics": [0, 70000]}]}]}})),
-         "invalid heartbeat: topology.subtopologies[0].copartitionGroups[0].sourceTopics[1]: 70000 is out of range for an int16".into()),
+         "invalid heartbeat: topology.subtopologies[0].copartitionGroups[0].sourceTopics[1]: invalid value: integer `70000`, expected i16".into()),
         (heartbeat_with(json!({"topology": {"epoch": 0, "subtopologies": [
             {"subtopologyId": "0", "repartitionSourceTopics": [{"name": "r", "partitions": -4}]}]}})),
          "invalid heartbeat: topology.subtopologies[0].repartitionSourceTopics[0].partitions: partition count -4 is negative".into()),
         (heartbeat_with(json!({"topology": {"epoch": 0, "subtopologies": [
             {"subtopologyId": "0", "stateChangelogTopics": [{"name": "c", "replicationFactor": 40000}]}]}})),
-         "invalid heartbeat: topology.subtopologies[0].stateChangelogTopics[0].replicationFactor: 40000 is out of range for an int16".into()),
+         "invalid heartbeat: topology.subtopologies[0].stateChangelogTopics[0].replicationFactor: invalid value: integer `40000`, expected i16".into()),
         // Missing required fields.
-        (r#"{"groupId":"g","memberId":""}"#.into(), "invalid heartbeat: memberEpoch: missing required field".into()),
-        (r#"{"memberId":"","memberEpoch":0}"#.into(), "invalid heartbeat: groupId: missing required field".into()),
-        (heartbeat_with(json!({"topology": {"subtopologies": []}})), "invalid heartbeat: topology.epoch: missing required field".into()),
+        (r#"{"groupId":"g","memberId":""}"#.into(), "invalid heartbeat: memberEpoch: missing field `memberEpoch`".into()),
+        (r#"{"memberId":"","memberEpoch":0}"#.into(), "invalid heartbeat: groupId: missing field `groupId`".into()),
+        (heartbeat_with(json!({"topology": {"subtopologies": []}})), "invalid heartbeat: topology.epoch: missing field `epoch`".into()),
         (heartbeat_with(json!({"topology": {"epoch": 0, "subtopologies": [{"sourceTopics": ["a"]}]}})),
-         "invalid heartbeat: topology.subtopologies[0].subtopologyId: missing required field".into()),
-        (heartbeat_with(json!({"clientTags": [{"key": "zone"}]})), "invalid heartbeat: clientTags[0].value: missing required field".into()),
-        (heartbeat_with(json!({"activeTasks": [{"subtopologyId": "0"}]})), "invalid heartbeat: activeTasks[0].partitions: missing required field".into()),
+         "invalid heartbeat: topology.subtopologies[0].subtopologyId: missing field `subtopologyId`".into()),
+        (heartbeat_with(json!({"clientTags": [{"key": "zone"}]})), "invalid heartbeat: clientTags[0].value: missing field `value`".into()),
+        (heartbeat_with(json!({"activeTasks": [{"subtopologyId": "0"}]})), "invalid heartbeat: activeTasks[0].partitions: missing field `partitions`".into()),
         // Nulls where the protocol has no null.
-        (heartbeat_with(json!({"groupId": null})), "invalid heartbeat: groupId: expected a string, found null".into()),
-        (heartbeat_with(json!({"memberEpoch": null})), "invalid heartbeat: memberEpoch: expected an int32, found null".into()),
-        (heartbeat_with(json!({"rebalanceTimeoutMs": null})), "invalid heartbeat: rebalanceTimeoutMs: expected an int32, found null".into()),
-        (heartbeat_with(json!({"shutdownApplication": null})), "invalid heartbeat: shutdownApplication: expected a boolean, found null".into()),
-        (heartbeat_with(json!({"activeTasks": [null]})), "invalid heartbeat: activeTasks[0]: expected a TaskIds object, found null".into()),
+        (heartbeat_with(json!({"groupId": null})), "invalid heartbeat: groupId: invalid type: null, expected a string".into()),
+        (heartbeat_with(json!({"memberEpoch": null})), "invalid heartbeat: memberEpoch: invalid type: null, expected i32".into()),
+        (heartbeat_with(json!({"rebalanceTimeoutMs": null})), "invalid heartbeat: rebalanceTimeoutMs: invalid type: null, expected i32".into()),
+        (heartbeat_with(json!({"shutdownApplication": null})), "invalid heartbeat: shutdownApplication: invalid type: null, expected a boolean".into()),
+        (heartbeat_with(json!({"activeTasks": [null]})), "invalid heartbeat: activeTasks[0]: invalid type: null, expected struct TaskIds".into()),
         (heartbeat_with(json!({"topology": {"epoch": 0, "subtopologies": null}})),
-         "invalid heartbeat: topology.subtopologies: expected array of Subtopology objects, found null".into()),
+         "invalid heartbeat: topology.subtopologies: invalid type: null, expected a sequence".into()),
         // Unknown keys, with their path.
-        (heartbeat_with(json!({"memberEpochs": 1})), "invalid heartbeat: memberEpochs: unknown field".into()),
+        (heartbeat_with(json!({"memberEpochs": 1})), "invalid heartbeat: memberEpochs: unknown field, expected one of `groupId`, `memberId`, `memberEpoch`, `instanceId`, `rackId`, `rebalanceTimeoutMs`, `topology`, `activeTasks`, `standbyTasks`, `warmupTasks`, `processId`, `userEndpoint`, `clientTags`, `taskOffsets`, `taskEndOffsets`, `shutdownApplication`, `endpointInformationEpoch`".into()),
         (heartbeat_with(json!({"topology": {"epoch": 0, "subtopologies": [{"subtopologyId": "0", "sourceTopic": ["a"]}]}})),
-         "invalid heartbeat: topology.subtopologies[0].sourceTopic: unknown field".into()),
+         "invalid heartbeat: topology.subtopologies[0].sourceTopic: unknown field, expected one of `subtopologyId`, `sourceTopics`, `sourceTopicRegex`, `stateChangelogTopics`, `repartitionSinkTopics`, `repartitionSourceTopics`, `copartitionGroups`".into()),
         (heartbeat_with(json!({"userEndpoint": {"host": "h", "port": 1, "protocol": "http"}})),
-         "invalid heartbeat: userEndpoint.protocol: unknown field".into()),
+         "invalid heartbeat: userEndpoint.protocol: unknown field, expected `host` or `port`".into()),
         (heartbeat_with(serde_json::Value::Object([(long_key, json!(1))].into_iter().collect())),
-         format!("invalid heartbeat: {}...: unknown field", "k".repeat(60))),
+         format!("invalid heartbeat: {}...: unknown field, expected one of `groupId`, `memberId`, `memberEpoch`, `instanceId`, `rackId`, `rebalanceTimeoutMs`, `topology`, `activeTasks`, `standbyTasks`, `warmupTasks`, `processId`, `userEndpoint`, `clientTags`, `taskOffsets`, `taskEndOffsets`, `shutdownApplication`, `endpointInformationEpoch`", "k".repeat(60))),
     ];
     let wrong: Vec<String> = cases
         .iter()
@@ -353,44 +356,48 @@ fn bad_heartbeats_get_an_exact_error_naming_the_field() {
 #[test]
 fn bad_describe_and_list_groups_requests_name_the_field() {
     let cases: &[(&str, &str)] = &[
-        ("{}", "invalid describe: groupIds: missing required field"),
+        ("{}", "invalid describe: groupIds: missing field `groupIds`"),
         (
             r#"{"groupIds":"g"}"#,
-            "invalid describe: groupIds: expected array of strings, found a string",
+            "invalid describe: groupIds: invalid type: string \"g\", expected a sequence",
         ),
         (
             r#"{"groupIds":["a",null]}"#,
-            "invalid describe: groupIds[1]: expected a string, found null",
+            "invalid describe: groupIds[1]: invalid type: null, expected a string",
         ),
         (
             r#"{"groupIds":[],"includeAuthorizedOperations":1}"#,
-            "invalid describe: includeAuthorizedOperations: expected a boolean, found a number",
+            "invalid describe: includeAuthorizedOperations: invalid type: integer `1`, expected a boolean",
         ),
         (
             r#"{"groupIds":[],"x":1}"#,
-            "invalid describe: x: unknown field",
+            "invalid describe: x: unknown field, expected one of `groupIds`, `includeAuthorizedOperations`, `includeTopologyDescription`",
         ),
     ];
     for (input, expected) in cases {
-        let e = decode_str::<StreamsGroupDescribeRequest>(input, "describe").unwrap_err();
+        let e = decode_str::<StreamsGroupDescribeRequest>(input, "describe")
+            .unwrap_err()
+            .to_string();
         assert_eq!(&e, expected, "input: {input}");
     }
     let cases: &[(&str, &str)] = &[
         (
             r#"{"typesFilter":"streams"}"#,
-            "invalid listGroups: typesFilter: expected array of strings, found a string",
+            "invalid listGroups: typesFilter: invalid type: string \"streams\", expected a sequence",
         ),
         (
             r#"{"statesFilter":[1]}"#,
-            "invalid listGroups: statesFilter[0]: expected a string, found a number",
+            "invalid listGroups: statesFilter[0]: invalid type: integer `1`, expected a string",
         ),
         (
             r#"{"groupType":"streams"}"#,
-            "invalid listGroups: groupType: unknown field",
+            "invalid listGroups: groupType: unknown field, expected `typesFilter` or `statesFilter`",
         ),
     ];
     for (input, expected) in cases {
-        let e = decode_str::<ListGroupsRequest>(input, "listGroups").unwrap_err();
+        let e = decode_str::<ListGroupsRequest>(input, "listGroups")
+            .unwrap_err()
+            .to_string();
         assert_eq!(&e, expected, "input: {input}");
     }
     // An absent or null filter is no filter.
@@ -403,14 +410,16 @@ fn bad_describe_and_list_groups_requests_name_the_field() {
 fn bad_responses_name_the_field() {
     let cases: &[(&str, &str)] = &[
         (r#"{"errorCode":0,"memberEpoch":1,"status":[{"statusCode":200,"statusDetail":""}]}"#,
-         "invalid response: status[0].statusCode: 200 is out of range for an int8"),
-        (r#"{"errorCode":70000,"memberEpoch":1}"#, "invalid response: errorCode: 70000 is out of range for an int16"),
-        (r#"{"errorCode":0}"#, "invalid response: memberEpoch: missing required field"),
+         "invalid response: status[0].statusCode: invalid value: integer `200`, expected i8"),
+        (r#"{"errorCode":70000,"memberEpoch":1}"#, "invalid response: errorCode: invalid value: integer `70000`, expected i16"),
+        (r#"{"errorCode":0}"#, "invalid response: memberEpoch: missing field `memberEpoch`"),
         (r#"{"errorCode":0,"memberEpoch":1,"partitionsByUserEndpoint":[{"userEndpoint":{"host":"h","port":1},"partitions":[{"topic":"t","partitions":[-2]}]}]}"#,
          "invalid response: partitionsByUserEndpoint[0].partitions[0].partitions[0]: partition -2 is negative"),
     ];
     for (input, expected) in cases {
-        let e = decode_str::<StreamsGroupHeartbeatResponse>(input, "response").unwrap_err();
+        let e = decode_str::<StreamsGroupHeartbeatResponse>(input, "response")
+            .unwrap_err()
+            .to_string();
         assert_eq!(&e, expected, "input: {input}");
     }
 }

@@ -326,7 +326,7 @@ fn scenarios_round_trip_through_json_and_bad_ones_name_the_field() {
         ),
         (
             r#"{"actions":[{"type":"stopProcess"}]}"#,
-            "actions[0].processId: missing required field",
+            "actions[0].processId: missing field `processId`",
         ),
         (
             r#"{"actions":[{"type":"setAssignor","assignor":"magic"}]}"#,
@@ -344,7 +344,9 @@ fn scenarios_round_trip_through_json_and_bad_ones_name_the_field() {
         ),
     ];
     for (text, want) in bad {
-        let err = decode_str::<Scenario>(text, "scenario").unwrap_err();
+        let err = decode_str::<Scenario>(text, "scenario")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains(want), "{text}: {err}");
     }
     let s: Scenario = decode_str(

@@ -70,7 +70,7 @@ fn running_by_process(f: &SimSnapshot) -> BTreeMap<String, BTreeSet<String>> {
     for p in &f.processes {
         let e = out.entry(p.process_id.clone()).or_default();
         for m in &p.members {
-            e.extend(tasks(&m.owned.active_tasks));
+            e.extend(tasks(&m.active_tasks));
         }
     }
     out.retain(|_, t| !t.is_empty());
@@ -317,7 +317,7 @@ fn missing_source_topic_is_not_ready_until_created() {
     assert_eq!(group(f).group_state, "NotReady");
     for p in &f.processes {
         for m in &p.members {
-            assert!(m.owned.active_tasks.is_empty());
+            assert!(m.active_tasks.is_empty());
             assert!(
                 m.statuses
                     .iter()
@@ -348,13 +348,13 @@ fn warm_ups_catch_up_and_then_the_active_tasks_move() {
         .iter()
         .find(|f| {
             f.processes.iter().any(|p| {
-                p.process_id == "B" && p.members.iter().any(|m| !m.owned.warmup_tasks.is_empty())
+                p.process_id == "B" && p.members.iter().any(|m| !m.warmup_tasks.is_empty())
             })
         })
         .expect("B runs warm-ups");
     let b = warm.processes.iter().find(|p| p.process_id == "B").unwrap();
-    assert!(b.members.iter().all(|m| m.owned.active_tasks.is_empty()));
-    assert!(tasks(&b.members[0].owned.warmup_tasks).len() <= 2);
+    assert!(b.members.iter().all(|m| m.active_tasks.is_empty()));
+    assert!(tasks(&b.members[0].warmup_tasks).len() <= 2);
     // At the end they were promoted: 2/2 and no warm-ups left.
     let end = frames.last().unwrap();
     assert_stable(end);

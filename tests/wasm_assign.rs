@@ -21,9 +21,8 @@ fn stringify(v: &JsValue) -> String {
     js_sys::JSON::stringify(v).expect("stringifies").into()
 }
 
-fn thrown(e: JsError) -> String {
-    let v = JsValue::from(e);
-    let err: js_sys::Error = v.dyn_into().expect("a JS Error");
+fn thrown(e: JsValue) -> String {
+    let err: js_sys::Error = e.dyn_into().expect("a JS Error");
     err.message().into()
 }
 

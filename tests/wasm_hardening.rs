@@ -28,9 +28,8 @@ fn set(v: &JsValue, key: &str, x: &JsValue) {
     js_sys::Reflect::set(v, &JsValue::from_str(key), x).expect("an object");
 }
 
-fn thrown(e: JsError) -> String {
-    let v = JsValue::from(e);
-    let err: js_sys::Error = v.dyn_into().expect("a JS Error");
+fn thrown(e: JsValue) -> String {
+    let err: js_sys::Error = e.dyn_into().expect("a JS Error");
     err.message().into()
 }
 
@@ -99,12 +98,12 @@ fn malformed(r: &mut Rng) -> JsValue {
 }
 
 fn state(c: &Coordinator) -> String {
-    let s = c.snapshot().map_err(JsValue::from).expect("snapshot");
-    let r = c.records().map_err(JsValue::from).expect("records");
+    let s = c.snapshot().expect("snapshot");
+    let r = c.records().expect("records");
     format!("{}\n{}", stringify(&s), stringify(&r))
 }
 
-fn must_throw(what: &str, out: Result<JsValue, JsError>, seen: &mut usize) {
+fn must_throw(what: &str, out: Result<JsValue, JsValue>, seen: &mut usize) {
     match out {
         Ok(v) => panic!(
             "{what}: malformed input accepted: {}",
@@ -120,14 +119,10 @@ fn must_throw(what: &str, out: Result<JsValue, JsError>, seen: &mut usize) {
 
 /// A coordinator with a topic and one joined member, built through the JS API.
 fn seeded() -> Coordinator {
-    let mut c = Coordinator::new(js(r#"{"seed":5,"numStandbyReplicas":1}"#))
-        .map_err(JsValue::from)
-        .expect("coordinator");
+    let mut c = Coordinator::new(js(r#"{"seed":5,"numStandbyReplicas":1}"#)).expect("coordinator");
     c.create_topics(js(r#"[{"name":"in","numPartitions":4}]"#))
-        .map_err(JsValue::from)
         .expect("topics");
     c.heartbeat(JsValue::from_str(JOIN), JsValue::UNDEFINED)
-        .map_err(JsValue::from)
         .expect("join");
     c
 }
@@ -204,16 +199,13 @@ fn a_thousand_malformed_inputs_then_good_requests_answer_as_on_a_fresh_coordinat
     for coordinator in [&mut c, &mut fresh] {
         coordinator
             .advance_time(JsValue::from_f64(1000.0))
-            .map_err(JsValue::from)
             .expect("time");
     }
     let a = c
         .heartbeat(JsValue::from_str(hb), JsValue::UNDEFINED)
-        .map_err(JsValue::from)
         .expect("good");
     let b = fresh
         .heartbeat(JsValue::from_str(hb), JsValue::UNDEFINED)
-        .map_err(JsValue::from)
         .expect("good");
     assert_eq!(stringify(&a), stringify(&b));
     assert!(
@@ -222,12 +214,7 @@ fn a_thousand_malformed_inputs_then_good_requests_answer_as_on_a_fresh_coordinat
         stringify(&a)
     );
     assert_eq!(state(&c), state(&fresh));
-    let v = check_invariants(
-        c.snapshot().map_err(JsValue::from).unwrap(),
-        JsValue::UNDEFINED,
-    )
-    .map_err(JsValue::from)
-    .expect("checks");
+    let v = check_invariants(c.snapshot().unwrap(), JsValue::UNDEFINED).expect("checks");
     assert_eq!(stringify(&v), "[]");
 }
 
@@ -268,7 +255,7 @@ fn unknown_assignors_and_bad_configs_throw() {
     let e = check_settled(js(r#"{"groups":[{"groupId":"g"}]}"#)).unwrap_err();
     assert_eq!(
         thrown(e),
-        "invalid snapshot: groups[0].groupType: missing required field"
+        "invalid snapshot: groups[0].groupType: missing field `groupType`"
     );
 }
 
@@ -288,11 +275,10 @@ fn a_simulation_survives_malformed_scenarios_and_actions() {
     let mut sim = Simulation::from_scenario(JsValue::from_str(include_str!(
         "../www/presets/scale-out.json"
     )))
-    .map_err(JsValue::from)
     .expect("sim");
-    sim.step(1000.0).map_err(JsValue::from).expect("steps");
+    sim.step(1000.0).expect("steps");
     let id = "A".to_owned();
-    let before = stringify(&sim.snapshot().map_err(JsValue::from).unwrap());
+    let before = stringify(&sim.snapshot().unwrap());
     for _ in 0..300 {
         let bad = malformed(&mut r);
         assert!(sim.add_process(bad.clone()).is_err());
@@ -304,21 +290,10 @@ fn a_simulation_survives_malformed_scenarios_and_actions() {
         assert!(sim.set_assignor("nope".into()).is_err());
         assert!(sim.send_heartbeat(bad).is_err());
     }
-    assert_eq!(
-        stringify(&sim.snapshot().map_err(JsValue::from).unwrap()),
-        before
-    );
-    let events = sim
-        .run_until_stable(120_000.0)
-        .map_err(JsValue::from)
-        .expect("runs");
+    assert_eq!(stringify(&sim.snapshot().unwrap()), before);
+    let events = sim.run_until_stable(120_000.0).expect("runs");
     assert!(js_sys::Array::from(&events).length() > 0);
     assert!(sim.is_stable(), "the simulation still reaches Stable");
-    let v = check_invariants(
-        sim.snapshot().map_err(JsValue::from).unwrap(),
-        JsValue::UNDEFINED,
-    )
-    .map_err(JsValue::from)
-    .expect("checks");
+    let v = check_invariants(sim.snapshot().unwrap(), JsValue::UNDEFINED).expect("checks");
     assert_eq!(stringify(&v), "[]");
 }

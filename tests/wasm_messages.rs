@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 use std::fmt::Debug;
-use streams_rebalance::protocol::json::{decode, FromJson};
+use streams_rebalance::protocol::json::Validate;
 use streams_rebalance::protocol::*;
 use streams_rebalance::wasm::{self as binding, convert};
 use wasm_bindgen::prelude::*;
@@ -37,25 +37,24 @@ fn set(v: &JsValue, key: &str, x: &JsValue) {
 }
 
 /// The message of the JS Error a binding call threw.
-fn thrown(e: JsError) -> String {
-    let v = JsValue::from(e);
-    let err: js_sys::Error = v.dyn_into().expect("a JS Error");
+fn thrown(e: JsValue) -> String {
+    let err: js_sys::Error = e.dyn_into().expect("a JS Error");
     err.message().into()
 }
 
 /// JS object in and JSON text in, decoded to the same value; plain object out, equal
 /// to serde's JSON of the value.
-fn round_trip<T: Serialize + FromJson + PartialEq + Debug>(value: &T, what: &str) {
+fn round_trip<T: Serialize + serde::de::DeserializeOwned + Validate + PartialEq + Debug>(
+    value: &T,
+    what: &str,
+) {
     let text = serde_json::to_string(value).expect("serializes");
     for input in [js(&text), JsValue::from_str(&text)] {
-        let v = convert::required(&input, what)
-            .map_err(JsValue::from)
-            .expect("converts");
-        let back: T = decode(&v, what).expect("decodes");
+        let back: T = convert::decode(&input, what)
+            .map_err(thrown)
+            .expect("decodes");
         assert_eq!(&back, value, "{what} changed through JsValue");
-        let out = convert::output(&back)
-            .map_err(JsValue::from)
-            .expect("encodes");
+        let out = convert::output(&back).expect("encodes");
         assert!(out.is_object(), "{what}: output is not a plain object");
         let out_text = stringify(&out);
         let expected: serde_json::Value = serde_json::from_str(&text).expect("json");
@@ -81,9 +80,7 @@ fn every_message_type_round_trips_through_js_values() {
 
 #[wasm_bindgen_test]
 fn int64_beyond_2_pow_53_comes_out_as_a_string_and_goes_in_as_bigint() {
-    let out = convert::output(&heartbeat_request())
-        .map_err(JsValue::from)
-        .expect("encodes");
+    let out = convert::output(&heartbeat_request()).expect("encodes");
     let offsets: js_sys::Array = get(&out, "taskOffsets").dyn_into().expect("array");
     let small = get(&offsets.get(1), "offset");
     assert_eq!(small.as_f64(), Some(9_007_199_254_740_991.0));
@@ -98,10 +95,9 @@ fn int64_beyond_2_pow_53_comes_out_as_a_string_and_goes_in_as_bigint() {
     let entry = js_sys::Array::from(&get(&input, "taskOffsets")).get(0);
     let bigint = js_sys::BigInt::new(&JsValue::from_str("9223372036854775807")).expect("bigint");
     set(&entry, "offset", &bigint.into());
-    let v = convert::required(&input, "heartbeat")
-        .map_err(JsValue::from)
-        .expect("converts");
-    let r: StreamsGroupHeartbeatRequest = decode(&v, "heartbeat").expect("decodes");
+    let r: StreamsGroupHeartbeatRequest = convert::decode(&input, "heartbeat")
+        .map_err(thrown)
+        .expect("decodes");
     assert_eq!(r.task_offsets.expect("offsets")[0].offset, i64::MAX);
 }
 
@@ -115,7 +111,7 @@ fn valid_join() -> JsValue {
 
 #[wasm_bindgen_test]
 fn version_names_the_package_and_the_protocol() {
-    let v = binding::version().map_err(JsValue::from).expect("version");
+    let v = binding::version().expect("version");
     assert_eq!(
         stringify(&v),
         r#"{"package":"0.1.0","protocol":"KIP-1071 revision 58"}"#
@@ -124,25 +120,23 @@ fn version_names_the_package_and_the_protocol() {
 
 #[wasm_bindgen_test]
 fn a_bad_input_throws_an_error_naming_the_field_and_changes_nothing() {
-    let mut used = binding::Coordinator::new(JsValue::UNDEFINED)
-        .map_err(JsValue::from)
-        .expect("coordinator");
+    let mut used = binding::Coordinator::new(JsValue::UNDEFINED).expect("coordinator");
     let circular = js_sys::Object::new();
     set(&circular, "self", &circular);
     let bad: Vec<(JsValue, &str)> = vec![
         (
             js(r#"{"groupId":"app","memberId":"","memberEpoch":"0"}"#),
-            "invalid heartbeat: memberEpoch: expected an int32, found a string",
+            "invalid heartbeat: memberEpoch: invalid type: string \"0\", expected i32",
         ),
         (
             JsValue::from_str(r#"{"groupId":"app","memberId":"","memberEpoch":0,"rebalanceTimeout":1}"#),
-            "invalid heartbeat: rebalanceTimeout: unknown field",
+            "invalid heartbeat: rebalanceTimeout: unknown field, expected one of `groupId`, `memberId`, `memberEpoch`, `instanceId`, `rackId`, `rebalanceTimeoutMs`, `topology`, `activeTasks`, `standbyTasks`, `warmupTasks`, `processId`, `userEndpoint`, `clientTags`, `taskOffsets`, `taskEndOffsets`, `shutdownApplication`, `endpointInformationEpoch`",
         ),
         (
             js(r#"{"groupId":"app","memberId":"","memberEpoch":0,
                 "topology":{"epoch":0,"subtopologies":[{"subtopologyId":"0"},{"subtopologyId":"1"},
                 {"subtopologyId":"2","sourceTopics":"orders"}]}}"#),
-            "invalid heartbeat: topology.subtopologies[2].sourceTopics: expected array of strings, found a string",
+            "invalid heartbeat: topology.subtopologies[2].sourceTopics: invalid type: string \"orders\", expected a sequence",
         ),
         (
             js(r#"{"groupId":"app","memberId":"m","memberEpoch":1,
@@ -155,7 +149,7 @@ fn a_bad_input_throws_an_error_naming_the_field_and_changes_nothing() {
         ),
         (
             JsValue::from_f64(5.0),
-            "invalid heartbeat: expected a StreamsGroupHeartbeatRequest object, found a number",
+            "invalid heartbeat: invalid type: integer `5`, expected struct StreamsGroupHeartbeatRequest",
         ),
         (
             JsValue::UNDEFINED,
@@ -185,20 +179,16 @@ fn a_bad_input_throws_an_error_naming_the_field_and_changes_nothing() {
         .expect_err("bad context");
     assert_eq!(
         thrown(e),
-        "invalid context: principal: expected a string, found a number"
+        "invalid context: principal: invalid type: integer `7`, expected a string"
     );
 
     // The same coordinator answers the next good request exactly as a fresh one.
-    let mut fresh = binding::Coordinator::new(JsValue::UNDEFINED)
-        .map_err(JsValue::from)
-        .expect("coordinator");
+    let mut fresh = binding::Coordinator::new(JsValue::UNDEFINED).expect("coordinator");
     let after_errors = used
         .heartbeat(valid_join(), JsValue::UNDEFINED)
-        .map_err(JsValue::from)
         .expect("answers");
     let from_fresh = fresh
         .heartbeat(valid_join(), JsValue::UNDEFINED)
-        .map_err(JsValue::from)
         .expect("answers");
     assert_eq!(stringify(&after_errors), stringify(&from_fresh));
     assert_eq!(
@@ -208,31 +198,24 @@ fn a_bad_input_throws_an_error_naming_the_field_and_changes_nothing() {
         stringify(&after_errors)
     );
     assert!(get(&after_errors, "memberEpoch").as_f64() >= Some(1.0));
-    let records =
-        |c: &binding::Coordinator| stringify(&c.records().map_err(JsValue::from).expect("records"));
+    let records = |c: &binding::Coordinator| stringify(&c.records().expect("records"));
     assert_eq!(records(&used), records(&fresh));
     assert_eq!(used.now(), fresh.now());
 }
 
 #[wasm_bindgen_test]
 fn a_request_as_json_text_gets_the_same_answer_as_the_object() {
-    let mut a = binding::Coordinator::new(JsValue::from_str(r#"{"seed":3}"#))
-        .map_err(JsValue::from)
-        .expect("coordinator");
-    let mut b = binding::Coordinator::new(js(r#"{"seed":3}"#))
-        .map_err(JsValue::from)
-        .expect("coordinator");
+    let mut a = binding::Coordinator::new(JsValue::from_str(r#"{"seed":3}"#)).expect("coordinator");
+    let mut b = binding::Coordinator::new(js(r#"{"seed":3}"#)).expect("coordinator");
     let text = stringify(&valid_join());
     let from_text = a
         .heartbeat(
             JsValue::from_str(&text),
             JsValue::from_str(r#"{"nowMs":0}"#),
         )
-        .map_err(JsValue::from)
         .expect("answers");
     let from_object = b
         .heartbeat(valid_join(), js(r#"{"nowMs":0}"#))
-        .map_err(JsValue::from)
         .expect("answers");
     assert!(from_text.is_object());
     assert_eq!(stringify(&from_text), stringify(&from_object));
@@ -242,10 +225,7 @@ fn a_request_as_json_text_gets_the_same_answer_as_the_object() {
         "topology":{"epoch":0,"subtopologies":[{"subtopologyId":"0","sourceTopics":["a"]}]},
         "activeTasks":[],"standbyTasks":[],"warmupTasks":[]}"#,
     );
-    let r = a
-        .heartbeat(invalid, JsValue::UNDEFINED)
-        .map_err(JsValue::from)
-        .expect("answers");
+    let r = a.heartbeat(invalid, JsValue::UNDEFINED).expect("answers");
     assert_eq!(get(&r, "errorCode").as_f64(), Some(42.0));
     assert_eq!(
         get(&r, "errorMessage").as_string().as_deref(),
@@ -260,6 +240,64 @@ fn a_bad_config_throws_an_error_naming_the_field() {
         .expect("throws");
     assert_eq!(
         thrown(e),
-        "invalid config: heartbeatIntervalMs: expected an int32, found a string"
+        "invalid config: heartbeatIntervalMs: invalid type: string \"fast\", expected i32"
+    );
+}
+
+/// The thrown Error carries the field path and the kind of error as properties.
+#[wasm_bindgen_test]
+fn a_thrown_error_has_path_and_kind() {
+    let mut c = binding::Coordinator::new(JsValue::UNDEFINED).expect("coordinator");
+    let prop = |e: &JsValue, key: &str| -> String {
+        js_sys::Reflect::get(e, &JsValue::from_str(key))
+            .expect("readable")
+            .as_string()
+            .unwrap_or_default()
+    };
+    let cases: Vec<(JsValue, &str, &str)> = vec![
+        (
+            js(
+                r#"{"groupId":"app","memberId":"m","memberEpoch":1,"activeTasks":[{"subtopologyId":"0","partitions":[3,-1]}]}"#,
+            ),
+            "decode",
+            "activeTasks[0].partitions[1]",
+        ),
+        (
+            js(r#"{"groupId":"app","memberEpoch":1}"#),
+            "decode",
+            "memberId",
+        ),
+        (JsValue::from_str("{"), "syntax", ""),
+        (
+            js(&format!(
+                r#"{{"groupId":"{}","memberId":"","memberEpoch":0}}"#,
+                "x".repeat(40_000)
+            )),
+            "limit",
+            "groupId",
+        ),
+    ];
+    for (input, kind, path) in cases {
+        let e = c
+            .heartbeat(input, JsValue::UNDEFINED)
+            .expect_err("malformed");
+        assert!(e.is_instance_of::<js_sys::Error>());
+        assert_eq!(
+            (prop(&e, "kind"), prop(&e, "path")),
+            (kind.to_owned(), path.to_owned())
+        );
+    }
+    let e = c
+        .heartbeat(valid_join(), js(r#"{"nowMs":-5}"#))
+        .and_then(|_| c.heartbeat(valid_join(), js(r#"{"nowMs":-6}"#)))
+        .expect_err("time goes back");
+    assert_eq!(prop(&e, "kind"), "invalid");
+    assert_eq!(prop(&e, "path"), "nowMs");
+    let e = binding::Coordinator::new(js(r#"{"sessionTimeoutMs":0}"#))
+        .err()
+        .expect("bad config");
+    assert_eq!(
+        (prop(&e, "kind"), prop(&e, "path")),
+        ("invalid".to_owned(), "sessionTimeoutMs".to_owned())
     );
 }

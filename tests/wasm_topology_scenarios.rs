@@ -14,16 +14,14 @@ fn js(v: &Value) -> JsValue {
     js_sys::JSON::parse(&v.to_string()).expect("valid JSON")
 }
 
-fn out(v: Result<JsValue, JsError>) -> Value {
-    let v = v.map_err(JsValue::from).expect("no throw");
+fn out(v: Result<JsValue, JsValue>) -> Value {
+    let v = v.expect("no throw");
     let text: String = js_sys::JSON::stringify(&v).expect("stringifies").into();
     serde_json::from_str(&text).expect("JSON")
 }
 
 fn coordinator(config: Value) -> Coordinator {
-    Coordinator::new(js(&config))
-        .map_err(JsValue::from)
-        .expect("coordinator")
+    Coordinator::new(js(&config)).expect("coordinator")
 }
 
 fn create(c: &mut Coordinator, topics: Value) {
@@ -249,7 +247,7 @@ fn acls_without_create_mean_no_attempt() {
         {"principal": "User:app", "resourceType": "group", "resourceName": "app", "operation": "read"},
         {"principal": "User:app", "resourceType": "topic", "resourceName": "*", "operation": "describe"}
     ]);
-    c.set_acls(js(&base)).map_err(JsValue::from).expect("acls");
+    c.set_acls(js(&base)).expect("acls");
     let mut m = Member::new(json!([{"subtopologyId": "0", "sourceTopics": ["in"],
         "stateChangelogTopics": [{"name": "app-store-changelog"}]}]));
     m.principal = Some("User:app");
@@ -262,9 +260,7 @@ fn acls_without_create_mean_no_attempt() {
     let mut with_create = base.as_array().cloned().unwrap_or_default();
     with_create.push(json!({"principal": "User:app", "resourceType": "topic",
         "resourceName": "app-store-changelog", "operation": "create"}));
-    c.set_acls(js(&Value::Array(with_create)))
-        .map_err(JsValue::from)
-        .expect("acls");
+    c.set_acls(js(&Value::Array(with_create))).expect("acls");
     assert_eq!(m.codes(&mut c), [4]);
     assert_eq!(events(&mut c, 0)[0]["kind"], "internalTopicsCreated");
     m.until_stable(&mut c);

@@ -5,8 +5,8 @@
 
 import { renderBoard, renderEpochs, renderEvents, renderMarkers, markersOf, describeText } from "./view.js";
 import { encodeHash, decodeHash, markdownReport } from "./share.js";
-import { RULES, ruleUrl } from "./rules.js";
-import { renderHealth } from "./health.js";
+import { RULES, ruleUrl, useModule } from "./rules.js";
+import { renderHealth, healthRules } from "./health.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -24,6 +24,7 @@ const app = {
   idx: 0,
   playing: null,
   selected: null,
+  healthRules: [],
 };
 
 function toast(text) {
@@ -102,7 +103,7 @@ function render(animate) {
   renderBoard($("lanes"), f.snap, animate);
   renderEpochs(f.snap);
   const before = app.frames[app.idx - 1];
-  renderHealth($("health"), app.wasm.checkInvariants, f.snap, before && before.snap);
+  renderHealth($("health"), app.wasm.checkInvariants, f.snap, before && before.snap, app.healthRules);
   $("clock").textContent = `t = ${(f.t / 1000).toFixed(1)} s`;
   $("step-label").textContent = `step ${app.idx} / ${app.frames.length - 1}`;
   const scrub = $("scrub");
@@ -275,12 +276,9 @@ function parseTags(text) {
 }
 
 function nextProcessId() {
-  const taken = new Set(app.frames[app.idx].snap.processes.map((p) => p.processId));
-  for (const a of app.scenario.actions || []) if (a.type === "addProcess" && a.processId) taken.add(a.processId);
-  for (let n = 0; ; n++) {
-    const id = n < 26 ? String.fromCharCode(65 + n) : `P${n + 1}`;
-    if (!taken.has(id)) return id;
-  }
+  const taken = app.frames[app.idx].snap.processes.map((p) => p.processId);
+  for (const a of app.scenario.actions || []) if (a.type === "addProcess" && a.processId) taken.push(a.processId);
+  return app.wasm.nextProcessId(taken);
 }
 
 function wireControls() {
@@ -449,6 +447,8 @@ async function main() {
     const wasm = await import("./pkg/streams_rebalance.js");
     await wasm.default();
     app.wasm = wasm;
+    useModule(wasm);
+    app.healthRules = healthRules(wasm);
   } catch (e) {
     showLoadError(`The WebAssembly module failed to load (${e && e.message ? e.message : e}). Build it with \`make play\` (or scripts/build-wasm.sh) and open the page over http://, not from a file.`);
     return;

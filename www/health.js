@@ -4,8 +4,8 @@
 
 import { el } from "./view.js";
 
-/** The rules, in the checker's names, with what each badge says. */
-export const HEALTH_RULES = [
+/** What each badge says, by the checker's rule name. */
+const RULE_WORDS = [
   ["activeOnce", "one active owner", "No task is active on two members."],
   ["processOnce", "one copy per process", "No process holds a task twice, in any roles."],
   ["standbyApart", "standbys apart", "A standby or warm-up never sits on the process of its active."],
@@ -15,8 +15,18 @@ export const HEALTH_RULES = [
   ["staleGainsNothing", "stale gains nothing", "A member behind the group's topology epoch never gains a task."],
 ];
 
+/** The rules as the module names them (invariantRules(), but `settled`, which only
+ * a settled snapshot is checked for), each with its label and meaning. */
+export function healthRules(wasm) {
+  const words = new Map(RULE_WORDS.map(([rule, label, meaning]) => [rule, [label, meaning]]));
+  return wasm
+    .invariantRules()
+    .filter((rule) => rule !== "settled")
+    .map((rule) => [rule, ...(words.get(rule) || [rule, ""])]);
+}
+
 /** Draws the badges into `box`; `check` is the module's checkInvariants. */
-export function renderHealth(box, check, snap, prev) {
+export function renderHealth(box, check, snap, prev, rules) {
   let violations;
   try {
     violations = check(snap, prev || null);
@@ -29,7 +39,7 @@ export function renderHealth(box, check, snap, prev) {
     if (!by.has(v.rule)) by.set(v.rule, []);
     by.get(v.rule).push(v.message);
   }
-  box.replaceChildren(...HEALTH_RULES.map(([rule, label, meaning]) => {
+  box.replaceChildren(...rules.map(([rule, label, meaning]) => {
     const broken = by.get(rule);
     return el("span", {
       class: `health-badge ${broken ? "broken" : "ok"}`,

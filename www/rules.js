@@ -60,44 +60,56 @@ export const GROUP_STATE_WORDS = {
   Dead: "The group was deleted or expired.",
 };
 
-export const STATUS = {
-  0: ["STALE_TOPOLOGY", "the member's topology epoch is below the group's"],
-  1: ["MISSING_SOURCE_TOPICS", "a source topic is missing, or a source regex matches no topic"],
-  2: ["INCONSISTENT_SOURCE_TOPICS", "topics of one copartition group have different partition counts"],
-  3: ["INCONSISTENT_INTERNAL_TOPICS", "an existing internal topic has the wrong partition count"],
-  4: ["MISSING_INTERNAL_TOPICS", "internal topics are missing (the coordinator creates them)"],
-  5: ["SHUTDOWN_APPLICATION", "some member asked the application to shut down"],
+// The module's own tables (errorCodes(), statusCodes()): set once it has loaded.
+let errorCodes = { byName: {}, byCode: {} };
+let statusCodes = { byName: {}, byCode: {} };
+
+/** Takes the code tables from the loaded module (app.js calls it after init). */
+export function useModule(wasm) {
+  errorCodes = wasm.errorCodes();
+  statusCodes = wasm.statusCodes();
+}
+
+/** What each heartbeat status means, by its name (the numbers come from the module). */
+export const STATUS_WORDS = {
+  STALE_TOPOLOGY: "the member's topology epoch is below the group's",
+  MISSING_SOURCE_TOPICS: "a source topic is missing, or a source regex matches no topic",
+  INCONSISTENT_SOURCE_TOPICS: "topics of one copartition group have different partition counts",
+  INCONSISTENT_INTERNAL_TOPICS: "an existing internal topic has the wrong partition count",
+  MISSING_INTERNAL_TOPICS: "internal topics are missing (the coordinator creates them)",
+  SHUTDOWN_APPLICATION: "some member asked the application to shut down",
 };
 
-export const ERRORS = {
-  "-1": ["UNKNOWN_SERVER_ERROR", "an unexpected error in the coordinator"],
-  15: ["COORDINATOR_NOT_AVAILABLE", "the coordinator cannot answer yet; the client retries"],
-  16: ["NOT_COORDINATOR", "this broker is not the group's coordinator"],
-  24: ["INVALID_GROUP_ID", "the group id is not valid"],
-  25: ["UNKNOWN_MEMBER_ID", "the coordinator does not know this member (removed, e.g. after a session timeout): it rejoins with epoch 0"],
-  29: ["TOPIC_AUTHORIZATION_FAILED", "no DESCRIBE permission on a topic of the topology"],
-  30: ["GROUP_AUTHORIZATION_FAILED", "no READ permission on the group"],
-  42: ["INVALID_REQUEST", "the request breaks a rule of SPEC section 2"],
-  69: ["GROUP_ID_NOT_FOUND", "no such streams group (or it is a group of another type)"],
-  81: ["GROUP_MAX_SIZE_REACHED", "the group is full"],
-  82: ["FENCED_INSTANCE_ID", "another member holds this static instance id"],
-  110: ["FENCED_MEMBER_EPOCH", "the member's epoch is not the one the coordinator expects: it is fenced, drops its tasks and rejoins with epoch 0"],
-  111: ["UNRELEASED_INSTANCE_ID", "the static instance id is still held by a member that did not leave with -2"],
-  113: ["STALE_MEMBER_EPOCH", "the member epoch is stale"],
-  130: ["STREAMS_INVALID_TOPOLOGY", "the topology breaks its invariants"],
-  131: ["STREAMS_INVALID_TOPOLOGY_EPOCH", "same topology epoch with different metadata, or more than one above the group's"],
-  132: ["STREAMS_TOPOLOGY_FENCED", "the member joined with a topology epoch below the group's"],
+/** What each Kafka error means, by its name (the numbers come from the module). */
+export const ERROR_WORDS = {
+  UNKNOWN_SERVER_ERROR: "an unexpected error in the coordinator",
+  COORDINATOR_NOT_AVAILABLE: "the coordinator cannot answer yet; the client retries",
+  NOT_COORDINATOR: "this broker is not the group's coordinator",
+  INVALID_GROUP_ID: "the group id is not valid",
+  UNKNOWN_MEMBER_ID: "the coordinator does not know this member (removed, e.g. after a session timeout): it rejoins with epoch 0",
+  TOPIC_AUTHORIZATION_FAILED: "no DESCRIBE permission on a topic of the topology",
+  GROUP_AUTHORIZATION_FAILED: "no READ permission on the group",
+  INVALID_REQUEST: "the request breaks a rule of SPEC section 2",
+  GROUP_ID_NOT_FOUND: "no such streams group (or it is a group of another type)",
+  GROUP_MAX_SIZE_REACHED: "the group is full",
+  FENCED_INSTANCE_ID: "another member holds this static instance id",
+  FENCED_MEMBER_EPOCH: "the member's epoch is not the one the coordinator expects: it is fenced, drops its tasks and rejoins with epoch 0",
+  UNRELEASED_INSTANCE_ID: "the static instance id is still held by a member that did not leave with -2",
+  STALE_MEMBER_EPOCH: "the member epoch is stale",
+  STREAMS_INVALID_TOPOLOGY: "the topology breaks its invariants",
+  STREAMS_INVALID_TOPOLOGY_EPOCH: "same topology epoch with different metadata, or more than one above the group's",
+  STREAMS_TOPOLOGY_FENCED: "the member joined with a topology epoch below the group's",
 };
 
 export function statusWords(s) {
-  const [name, words] = STATUS[s.statusCode] || [`STATUS ${s.statusCode}`, ""];
-  return { name, words, detail: s.statusDetail || "" };
+  const name = statusCodes.byCode[s.statusCode] || `STATUS ${s.statusCode}`;
+  return { name, words: STATUS_WORDS[name] || "", detail: s.statusDetail || "" };
 }
 
 export function errorName(code) {
-  return (ERRORS[code] || [`ERROR ${code}`, ""])[0];
+  return errorCodes.byCode[code] || `ERROR ${code}`;
 }
 
 export function errorWords(code) {
-  return (ERRORS[code] || ["", ""])[1];
+  return ERROR_WORDS[errorCodes.byCode[code]] || "";
 }

@@ -69,9 +69,9 @@ function tag(text, cls, title) {
 function memberLane(p, m, gm, group, counters) {
   const alive = !["Left", "Crashed", "Failed"].includes(m.state);
   const groupTopo = group && group.topology ? group.topologyEpoch : null;
-  const stale = alive && (m.statuses || []).some((s) => s.statusCode === 0);
+  const stale = alive && (m.statuses || []).some((s) => statusWords(s).name === "STALE_TOPOLOGY");
   const err = m.lastError;
-  const fenced = err && (err.code === 110 || err.code === 25);
+  const fenced = err && (err.name === "FENCED_MEMBER_EPOCH" || err.name === "UNKNOWN_MEMBER_ID");
   const cls = ["lane"];
   if (stale) cls.push("stale");
   if (fenced) cls.push("fenced");

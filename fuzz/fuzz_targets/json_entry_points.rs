@@ -9,8 +9,8 @@ use streams_rebalance::assignor::json::{assignor, decode_config, decode_spec};
 use streams_rebalance::config::CoordinatorConfig;
 use streams_rebalance::coordinator::records::Record;
 use streams_rebalance::coordinator::{Coordinator, RequestContext};
-use streams_rebalance::invariants::{self, view::SnapshotView};
-use streams_rebalance::protocol::json::{decode, parse};
+use streams_rebalance::invariants;
+use streams_rebalance::protocol::json::decode_str;
 use streams_rebalance::protocol::*;
 use streams_rebalance::sim::scenario::Scenario;
 use streams_rebalance::sim::Simulation;
@@ -28,8 +28,7 @@ fn live() -> Coordinator {
     c.create_topics(&[("in".into(), 4)]);
     for (m, p) in [("m1", "p1"), ("m2", "p2")] {
         let text = JOIN.replace("MEMBER", m).replace("PROCESS", p);
-        let v = parse(&text).expect("valid");
-        let req: StreamsGroupHeartbeatRequest = decode(&v, "heartbeat").expect("valid");
+        let req: StreamsGroupHeartbeatRequest = decode_str(&text, "heartbeat").expect("valid");
         c.heartbeat(&req, &RequestContext::default());
     }
     c
@@ -47,16 +46,14 @@ fuzz_target!(|data: &[u8]| {
     let Some((&which, rest)) = data.split_first() else {
         return;
     };
-    let text = String::from_utf8_lossy(rest);
-    let Ok(v) = parse(&text) else {
-        return;
-    };
+    let v = String::from_utf8_lossy(rest);
+    let v = v.as_ref();
     match which % 6 {
         0 => {
-            if let Ok(req) = decode::<StreamsGroupHeartbeatRequest>(&v, "heartbeat") {
+            if let Ok(req) = decode_str::<StreamsGroupHeartbeatRequest>(v, "heartbeat") {
                 let mut c = live();
                 let before = state(&c);
-                let prev = SnapshotView::from_snapshot(&c.snapshot()).expect("view");
+                let prev = c.snapshot();
                 let r = c.heartbeat(&req, &RequestContext::default());
                 if r.error_code != 0 && r.error_code != ErrorCode::FENCED_MEMBER_EPOCH.code() {
                     assert_eq!(
@@ -65,13 +62,13 @@ fuzz_target!(|data: &[u8]| {
                         "a refused heartbeat changed the coordinator"
                     );
                 }
-                let cur = SnapshotView::from_snapshot(&c.snapshot()).expect("view");
+                let cur = c.snapshot();
                 let broken = invariants::check(Some(&prev), &cur);
                 assert!(broken.is_empty(), "{broken:?}");
             }
         }
         1 => {
-            if let Ok(records) = decode::<Vec<Record>>(&v, "records") {
+            if let Ok(records) = decode_str::<Vec<Record>>(v, "records") {
                 if let Ok(mut c) = Coordinator::from_records(CoordinatorConfig::default(), records)
                 {
                     let _ = c.snapshot();
@@ -81,14 +78,14 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         2 => {
-            if let Ok(cfg) = decode::<CoordinatorConfig>(&v, "config") {
+            if let Ok(cfg) = decode_str::<CoordinatorConfig>(v, "config") {
                 let mut c = Coordinator::new(cfg);
                 c.create_topics(&[("in".into(), 4)]);
                 let _ = c.advance_time(1);
             }
         }
         3 => {
-            if let Ok(spec) = decode_spec(&v) {
+            if let Ok(spec) = decode_spec(v) {
                 for name in ["sticky", "highly_available"] {
                     if let (Ok(a), Ok(cfg)) = (assignor(name), decode_config(None)) {
                         let _ = a.assign(&spec, &cfg);
@@ -97,17 +94,17 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         4 => {
-            if let Ok(s) = decode::<Scenario>(&v, "scenario") {
+            if let Ok(s) = decode_str::<Scenario>(v, "scenario") {
                 let mut sim = Simulation::from_scenario(s);
                 let _ = sim.step(30_000);
                 let _ = sim.snapshot();
             }
         }
         _ => {
-            let _ = decode::<StreamsGroupDescribeRequest>(&v, "describe");
-            let _ = decode::<ListGroupsRequest>(&v, "listGroups");
-            let _ = decode::<RequestContext>(&v, "context");
-            let _ = SnapshotView::from_json(&v, "snapshot");
+            let _ = decode_str::<StreamsGroupDescribeRequest>(v, "describe");
+            let _ = decode_str::<ListGroupsRequest>(v, "listGroups");
+            let _ = decode_str::<RequestContext>(v, "context");
+            let _ = invariants::decode_snapshot(v, "snapshot");
         }
     }
 });

@@ -10,7 +10,6 @@ pub mod highly_available;
 mod index;
 pub mod json;
 mod lag;
-pub mod packed;
 mod placement;
 pub mod quality;
 pub mod sticky;

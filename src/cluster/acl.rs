@@ -1,8 +1,8 @@
 //! Allow-only ACLs and Kafka's authorization rules for the operations this model uses.
 
-use crate::from_json_struct;
-use crate::protocol::json::DecodeError;
-use serde::Serialize;
+use crate::protocol::json::{truncate, Invalid, Validate};
+use serde::{de, Deserialize, Deserializer, Serialize};
+use ts_rs::TS;
 
 /// The principal of a request that names none.
 pub const ANONYMOUS: &str = "User:ANONYMOUS";
@@ -10,7 +10,7 @@ pub const ANONYMOUS: &str = "User:ANONYMOUS";
 /// Kafka's name for the single cluster resource.
 pub const CLUSTER_RESOURCE_NAME: &str = "kafka-cluster";
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum ResourceType {
     Group,
@@ -41,7 +41,7 @@ impl ResourceType {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Operation {
     Read,
@@ -83,13 +83,77 @@ impl Operation {
 }
 
 /// An allow rule. `resource_name` "*" matches every name; `principal` "User:*" every user.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Acl {
+    /// Like "User:alice".
+    #[serde(deserialize_with = "principal")]
     pub principal: String,
     pub resource_type: ResourceType,
+    /// A name or "*".
+    #[serde(deserialize_with = "resource_name")]
     pub resource_name: String,
     pub operation: Operation,
+}
+
+fn principal<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let p = String::deserialize(d)?;
+    match p.split_once(':') {
+        Some((kind, name)) if !kind.is_empty() && !name.is_empty() => Ok(p),
+        _ => Err(de::Error::custom(format_args!(
+            "{:?} is not a principal of the form \"User:name\"",
+            truncate(&p, 60)
+        ))),
+    }
+}
+
+fn resource_name<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let n = String::deserialize(d)?;
+    if n.is_empty() {
+        return Err(de::Error::custom(
+            "must be a name or \"*\", found the empty string",
+        ));
+    }
+    Ok(n)
+}
+
+impl<'de> Deserialize<'de> for ResourceType {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        ResourceType::parse(&s).ok_or_else(|| {
+            de::Error::custom(format_args!(
+                "unknown resource type {:?}; known: group, topic, cluster",
+                truncate(&s, 40)
+            ))
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Operation {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        Operation::parse(&s).ok_or_else(|| {
+            de::Error::custom(format_args!(
+                "unknown operation {:?}; known: read, describe, create, all",
+                truncate(&s, 40)
+            ))
+        })
+    }
+}
+
+impl Validate for Acl {
+    fn validate(&self) -> Result<(), Invalid> {
+        if self.resource_type == ResourceType::Cluster
+            && self.resource_name != "*"
+            && self.resource_name != CLUSTER_RESOURCE_NAME
+        {
+            return Err(Invalid::new(
+                "resourceName",
+                format!("the cluster resource is named \"{CLUSTER_RESOURCE_NAME}\" (or \"*\")"),
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl Acl {
@@ -109,65 +173,6 @@ impl Acl {
             && self.operation.grants(operation)
     }
 }
-
-from_json_struct!(Acl, "an ACL binding object", "ACL binding objects", |f| {
-    let path = *f.path();
-    let principal: String = f.required("principal")?;
-    match principal.split_once(':') {
-        Some((kind, name)) if !kind.is_empty() && !name.is_empty() => {}
-        _ => {
-            return Err(DecodeError::new(
-                &path.key("principal"),
-                format!(
-                    "{:?} is not a principal of the form \"User:name\"",
-                    crate::protocol::json::truncate(&principal, 60)
-                ),
-            ))
-        }
-    }
-    let rt: String = f.required("resourceType")?;
-    let resource_type = ResourceType::parse(&rt).ok_or_else(|| {
-        DecodeError::new(
-            &path.key("resourceType"),
-            format!(
-                "unknown resource type {:?}; known: group, topic, cluster",
-                crate::protocol::json::truncate(&rt, 40)
-            ),
-        )
-    })?;
-    let resource_name: String = f.required("resourceName")?;
-    if resource_name.is_empty() {
-        return Err(DecodeError::new(
-            &path.key("resourceName"),
-            "must be a name or \"*\", found the empty string",
-        ));
-    }
-    if resource_type == ResourceType::Cluster
-        && resource_name != "*"
-        && resource_name != CLUSTER_RESOURCE_NAME
-    {
-        return Err(DecodeError::new(
-            &path.key("resourceName"),
-            format!("the cluster resource is named \"{CLUSTER_RESOURCE_NAME}\" (or \"*\")"),
-        ));
-    }
-    let op: String = f.required("operation")?;
-    let operation = Operation::parse(&op).ok_or_else(|| {
-        DecodeError::new(
-            &path.key("operation"),
-            format!(
-                "unknown operation {:?}; known: read, describe, create, all",
-                crate::protocol::json::truncate(&op, 40)
-            ),
-        )
-    })?;
-    Ok(Acl {
-        principal,
-        resource_type,
-        resource_name,
-        operation,
-    })
-});
 
 #[cfg(test)]
 mod tests {
@@ -255,15 +260,18 @@ mod tests {
             ),
             (
                 r#"{"principal":"User:a","resourceType":"topic","operation":"read"}"#,
-                "invalid acls: resourceName: missing required field",
+                "invalid acls: resourceName: missing field `resourceName`",
             ),
             (
                 r#"{"principal":"User:a","resourceType":"topic","resourceName":"t","operation":"read","x":1}"#,
-                "invalid acls: x: unknown field",
+                "invalid acls: x: unknown field, expected one of `principal`, `resourceType`, `resourceName`, `operation`",
             ),
         ];
         for (input, expected) in cases {
-            assert_eq!(decode_str::<Acl>(input, "acls").unwrap_err(), expected);
+            assert_eq!(
+                decode_str::<Acl>(input, "acls").unwrap_err().to_string(),
+                expected
+            );
         }
     }
 }

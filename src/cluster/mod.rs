@@ -10,7 +10,7 @@ pub mod acl;
 pub mod requests;
 
 pub use acl::{Acl, Operation, ResourceType, ANONYMOUS, CLUSTER_RESOURCE_NAME};
-pub use requests::{CreatableTopic, CreatePartitionsTopic, TopicConfigs, TopicResult};
+pub use requests::{CreatableTopic, CreatePartitionsTopic, TopicResult};
 
 use crate::protocol::ErrorCode;
 use serde::Serialize;
@@ -227,11 +227,7 @@ impl Cluster {
                 if self.delete_topic(n) {
                     TopicResult::ok(n)
                 } else {
-                    TopicResult::error(
-                        n,
-                        ErrorCode::UNKNOWN_TOPIC_OR_PARTITION,
-                        "This server does not host this topic-partition.",
-                    )
+                    unknown_topic(n)
                 }
             })
             .collect()
@@ -319,6 +315,16 @@ impl Cluster {
     pub fn list_topics(&self) -> Vec<&TopicMetadata> {
         self.topics.values().collect()
     }
+}
+
+/// The answer for a topic that does not exist (deleting it fails): Kafka's
+/// UNKNOWN_TOPIC_OR_PARTITION, in its words. Built here only.
+pub fn unknown_topic(name: &str) -> TopicResult {
+    TopicResult::error(
+        name,
+        ErrorCode::UNKNOWN_TOPIC_OR_PARTITION,
+        "This server does not host this topic-partition.",
+    )
 }
 
 #[cfg(test)]

@@ -1,112 +1,103 @@
 //! The inputs of the cluster calls (`createTopics`, `deleteTopics`, `createPartitions`,
 //! `setAcls`), decoded strictly with field paths, and their per-topic results.
 
-use crate::from_json_struct;
-use crate::protocol::json::{mismatch, DecodeError, FromJson, Path};
+use crate::protocol::json::{truncate, UniqueMap, Validate};
 use crate::protocol::ErrorCode;
-use serde::Serialize;
-use serde_json::Value;
+use serde::de::{self, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
 use std::collections::BTreeMap;
+use std::fmt;
+use std::marker::PhantomData;
+use ts_rs::TS;
 
 /// Topic configs: a `{ "cleanup.policy": "compact" }` object, or Kafka's list form
-/// `[{ name | key, value }]`.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct TopicConfigs(pub BTreeMap<String, String>);
-
-impl FromJson for TopicConfigs {
-    const EXPECTED: &'static str = "an object of string values or an array of {name, value}";
-    const PLURAL: &'static str = "topic config objects";
-    fn from_json(v: &Value, path: &Path<'_>) -> Result<Self, DecodeError> {
-        let mut out = BTreeMap::new();
-        match v {
-            Value::Null => {}
-            Value::Object(map) => {
-                for (k, v) in map {
-                    let value = String::from_json(v, &path.key(k))?;
-                    out.insert(k.clone(), value);
-                }
-            }
-            Value::Array(items) => {
-                for (i, item) in items.iter().enumerate() {
-                    let p = path.index(i);
-                    let Value::Object(m) = item else {
-                        return Err(mismatch(item, &p, "a {name, value} object"));
-                    };
-                    let key_field = if m.contains_key("name") {
-                        "name"
-                    } else {
-                        "key"
-                    };
-                    let mut f =
-                        crate::protocol::json::Fields::new(item, &p, "a {name, value} object")?;
-                    let key: String = f.required(key_field)?;
-                    let value: String = f.required("value")?;
-                    f.finish()?;
-                    if out.insert(key.clone(), value).is_some() {
-                        return Err(DecodeError::new(
-                            &p,
-                            format!(
-                                "config {:?} is given twice",
-                                crate::protocol::json::truncate(&key, 60)
-                            ),
-                        ));
-                    }
-                }
-            }
-            _ => return Err(mismatch(v, path, Self::EXPECTED)),
+/// `[{ name | key, value }]`; null is none.
+fn topic_configs<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, String>, D::Error> {
+    struct V;
+    impl<'de> Visitor<'de> for V {
+        type Value = BTreeMap<String, String>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an object of string values or an array of {name, value}")
         }
-        Ok(TopicConfigs(out))
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok(BTreeMap::new())
+        }
+        fn visit_none<E>(self) -> Result<Self::Value, E> {
+            Ok(BTreeMap::new())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            UniqueMap::<String>(PhantomData).visit_map(map)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let mut out = BTreeMap::new();
+            while let Some(ConfigEntry { name, value }) = seq.next_element()? {
+                if out.contains_key(&name) {
+                    return Err(de::Error::custom(format_args!(
+                        "config {:?} is given twice",
+                        truncate(&name, 60)
+                    )));
+                }
+                out.insert(name, value);
+            }
+            Ok(out)
+        }
     }
+    d.deserialize_any(V)
+}
+
+/// One config of the list form: `name` (Kafka's) or `key`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigEntry {
+    #[serde(alias = "key")]
+    name: String,
+    value: String,
 }
 
 /// One topic of `createTopics`. -1 partitions or replication factor: the cluster default.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
+#[ts(rename = "NewTopic")]
 pub struct CreatableTopic {
     pub name: String,
     pub num_partitions: i32,
+    /// int16; -1 (the default) = the cluster's default.
+    #[serde(default = "minus_one")]
+    #[ts(optional = nullable)]
     pub replication_factor: i16,
+    /// `{ key: value }` or `[{ key, value }]`.
+    #[serde(default, deserialize_with = "topic_configs")]
+    #[ts(optional = nullable)]
     pub configs: BTreeMap<String, String>,
 }
 
-from_json_struct!(
-    CreatableTopic,
-    "a {name, numPartitions, replicationFactor?, configs?} object",
-    "{name, numPartitions, replicationFactor?, configs?} objects",
-    |f| {
-        let configs: TopicConfigs = f.or("configs", TopicConfigs::default())?;
-        Ok(CreatableTopic {
-            name: f.required("name")?,
-            num_partitions: f.required("numPartitions")?,
-            replication_factor: f.or("replicationFactor", -1)?,
-            configs: configs.0,
-        })
-    }
-);
+fn minus_one() -> i16 {
+    -1
+}
 
-/// One topic of `createPartitions`: `count` is the new total number of partitions.
-#[derive(Debug, Clone, PartialEq, Eq)]
+impl Validate for CreatableTopic {}
+
+/// One topic of `createPartitions`: `count` is the new total number of partitions
+/// (never fewer than now).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
+#[ts(rename = "NewPartitions")]
 pub struct CreatePartitionsTopic {
     pub name: String,
     pub count: i32,
 }
 
-from_json_struct!(
-    CreatePartitionsTopic,
-    "a {name, count} object",
-    "{name, count} objects",
-    |f| {
-        Ok(CreatePartitionsTopic {
-            name: f.required("name")?,
-            count: f.required("count")?,
-        })
-    }
-);
+impl Validate for CreatePartitionsTopic {}
 
 /// The answer for one topic of a cluster call: `errorCode` 0 on success.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TopicResult {
     pub name: String,
+    /// 0, or Kafka's error (TOPIC_ALREADY_EXISTS, INVALID_PARTITIONS, UNKNOWN_TOPIC_OR_PARTITION, ...).
+    #[ts(type = "number")]
     pub error_code: ErrorCode,
     pub error_message: Option<String>,
 }
@@ -164,28 +155,30 @@ mod tests {
         let cases = [
             (
                 r#"[{"name":"t"}]"#,
-                "invalid createTopics: [0].numPartitions: missing required field",
+                "invalid createTopics: [0].numPartitions: missing field `numPartitions`",
             ),
             (
                 r#"[{"name":"t","numPartitions":"3"}]"#,
-                "invalid createTopics: [0].numPartitions: expected an int32, found a string",
+                "invalid createTopics: [0].numPartitions: invalid type: string \"3\", expected i32",
             ),
             (
                 r#"[{"name":"t","numPartitions":1},{"name":"u","numPartitions":1,"configs":{"a":1}}]"#,
-                "invalid createTopics: [1].configs.a: expected a string, found a number",
+                "invalid createTopics: [1].configs.a: invalid type: integer `1`, expected a string",
             ),
             (
                 r#"[{"name":"t","numPartitions":1,"configs":[{"name":"a","value":"1"},{"name":"a","value":"2"}]}]"#,
-                "invalid createTopics: [0].configs[1]: config \"a\" is given twice",
+                "invalid createTopics: [0].configs: config \"a\" is given twice",
             ),
             (
                 r#"[{"name":"t","numPartitions":1,"replicationFactor":40000}]"#,
-                "invalid createTopics: [0].replicationFactor: 40000 is out of range for an int16",
+                "invalid createTopics: [0].replicationFactor: invalid value: integer `40000`, expected i16",
             ),
         ];
         for (input, expected) in cases {
             assert_eq!(
-                decode_str::<Vec<CreatableTopic>>(input, "createTopics").unwrap_err(),
+                decode_str::<Vec<CreatableTopic>>(input, "createTopics")
+                    .unwrap_err()
+                    .to_string(),
                 expected
             );
         }

@@ -103,6 +103,21 @@ impl Coordinator {
         true
     }
 
+    /// `deleteTopics`: each topic deleted (a tombstone record), or the cluster's answer
+    /// for a topic that does not exist.
+    pub fn delete_topics(&mut self, names: &[String]) -> Vec<crate::cluster::TopicResult> {
+        names
+            .iter()
+            .map(|n| {
+                if self.delete_topic(n) {
+                    crate::cluster::TopicResult::ok(n)
+                } else {
+                    crate::cluster::unknown_topic(n)
+                }
+            })
+            .collect()
+    }
+
     /// Replaces the ACLs (allow rules).
     pub fn set_acls(&mut self, acls: &[Acl]) {
         let v = AclsValue {

@@ -61,6 +61,7 @@ pub fn described_group(g: &StreamsGroup) -> DescribedGroup {
             })
             .collect(),
         authorized_operations: AUTHORIZED_OPERATIONS_OMITTED,
+        ..Default::default()
     }
 }
 

@@ -12,58 +12,39 @@
 use super::records::{GroupConfigValue, RecordKey, RecordValue};
 use super::replay::fnv64;
 use super::Coordinator;
-use crate::config::{at_least, CoordinatorConfig, Count};
-use crate::from_json_struct;
-use crate::protocol::json::{DecodeError, Path};
+use crate::config::{assignor_name_opt, at_least, CoordinatorConfig};
+use crate::protocol::json::{count_opt, int64_opt, InputError, Invalid, Validate};
+use serde::Deserialize;
+use ts_rs::TS;
 
 /// The configs to change; absent ones stay as they are.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct GroupConfigUpdate {
+    #[serde(default, deserialize_with = "assignor_name_opt")]
+    #[ts(optional = nullable, type = "AssignorName | null")]
     pub assignor: Option<String>,
+    #[serde(default, deserialize_with = "count_opt")]
+    #[ts(optional = nullable)]
     pub num_standby_replicas: Option<u32>,
+    #[serde(default, with = "int64_opt")]
+    #[ts(type = "Int64Input | null")]
+    #[ts(optional = nullable)]
     pub acceptable_recovery_lag: Option<i64>,
+    #[serde(default, deserialize_with = "count_opt")]
+    #[ts(optional = nullable)]
     pub max_warmup_replicas: Option<u32>,
 }
 
-/// An assignor name must be one of ours (the error names the field).
-pub(crate) fn check_assignor(name: &str, path: &Path<'_>) -> Result<(), DecodeError> {
-    if crate::assignor::by_name(name).is_some() {
-        return Ok(());
+impl Validate for GroupConfigUpdate {
+    fn validate(&self) -> Result<(), Invalid> {
+        match self.acceptable_recovery_lag {
+            Some(l) => at_least(l, 0, "acceptableRecoveryLag"),
+            None => Ok(()),
+        }
     }
-    Err(DecodeError::new(
-        &path.key("assignor"),
-        format!(
-            "unknown assignor {:?}; known: {}",
-            crate::protocol::json::truncate(name, 40),
-            crate::assignor::NAMES.join(", ")
-        ),
-    ))
 }
-
-from_json_struct!(
-    GroupConfigUpdate,
-    "a group config object",
-    "group config objects",
-    |f| {
-        let path = *f.path();
-        let assignor: Option<String> = f.or("assignor", None)?;
-        if let Some(a) = &assignor {
-            check_assignor(a, &path)?;
-        }
-        let lag: Option<i64> = f.or("acceptableRecoveryLag", None)?;
-        if let Some(l) = lag {
-            at_least(l, 0, &path, "acceptableRecoveryLag")?;
-        }
-        let standbys: Option<Count> = f.or("numStandbyReplicas", None)?;
-        let warmups: Option<Count> = f.or("maxWarmupReplicas", None)?;
-        Ok(GroupConfigUpdate {
-            assignor,
-            num_standby_replicas: standbys.map(|c| c.0),
-            acceptable_recovery_lag: lag,
-            max_warmup_replicas: warmups.map(|c| c.0),
-        })
-    }
-);
 
 /// The assignment-relevant configs of `c`.
 pub fn group_config_of(c: &CoordinatorConfig) -> GroupConfigValue {
@@ -96,16 +77,22 @@ impl Coordinator {
     pub fn set_group_config(
         &mut self,
         update: &GroupConfigUpdate,
-    ) -> Result<GroupConfigValue, String> {
+    ) -> Result<GroupConfigValue, InputError> {
         let current = self.group_config();
         let mut next = current.clone();
+        let invalid = |path: &str, message: String| InputError::Invalid {
+            what: "group config".to_owned(),
+            path: path.to_owned(),
+            message,
+        };
         if let Some(a) = &update.assignor {
-            check_assignor(a, &Path::Root).map_err(|e| e.context("group config"))?;
+            if crate::assignor::by_name(a).is_none() {
+                return Err(invalid("assignor", crate::config::unknown_assignor(a)));
+            }
             next.assignor = a.clone();
         }
         if let Some(l) = update.acceptable_recovery_lag {
-            at_least(l, 0, &Path::Root, "acceptableRecoveryLag")
-                .map_err(|e| e.context("group config"))?;
+            update.validate().map_err(|e| invalid(&e.path, e.message))?;
             next.acceptable_recovery_lag = l;
         }
         if let Some(n) = update.num_standby_replicas {

@@ -17,6 +17,7 @@ pub mod heartbeat;
 pub mod ids;
 pub mod list_groups;
 pub mod member;
+pub mod metadata_hash;
 pub mod offsets;
 pub mod reconciliation;
 pub mod records;
@@ -34,33 +35,40 @@ pub mod warmup_promotion;
 
 use crate::cluster::Cluster;
 use crate::config::CoordinatorConfig;
-use crate::from_json_struct;
+use crate::protocol::json::{int64_opt, InputError, Validate};
 use crate::protocol::{ProtocolError, StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
 use consumer::ConsumerGroup;
 use events::Event;
 use group::StreamsGroup;
 use offsets::CommittedOffset;
 use records::{Record, RecordKey, RecordValue};
+use serde::Deserialize;
 use std::collections::BTreeMap;
+use ts_rs::TS;
 
 /// Who sent a request, and when (API.md: `context`).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct RequestContext {
+    /// Default "User:ANONYMOUS".
+    #[serde(default)]
+    #[ts(optional = nullable)]
     pub principal: Option<String>,
+    #[serde(default)]
+    #[ts(optional = nullable)]
     pub client_id: Option<String>,
+    #[serde(default)]
+    #[ts(optional = nullable)]
     pub client_host: Option<String>,
+    /// The time of the request on the coordinator's clock; time never goes back.
+    #[serde(default, with = "int64_opt")]
+    #[ts(type = "Int64Input | null")]
+    #[ts(optional = nullable)]
     pub now_ms: Option<i64>,
 }
 
-from_json_struct!(RequestContext, "a context object", "context objects", |f| {
-    let now_ms: Option<i64> = f.or("nowMs", None)?;
-    Ok(RequestContext {
-        principal: f.or("principal", None)?,
-        client_id: f.or("clientId", None)?,
-        client_host: f.or("clientHost", None)?,
-        now_ms,
-    })
-});
+impl Validate for RequestContext {}
 
 pub struct Coordinator {
     pub config: CoordinatorConfig,
@@ -104,16 +112,23 @@ impl Coordinator {
 
     /// A coordinator fail-over: the cluster, the groups and the clock exactly as the
     /// records describe them. Records must be in offset order.
-    pub fn from_records(config: CoordinatorConfig, records: Vec<Record>) -> Result<Self, String> {
+    pub fn from_records(
+        config: CoordinatorConfig,
+        records: Vec<Record>,
+    ) -> Result<Self, InputError> {
         let mut c = Coordinator::new(config);
         let mut last: Option<u64> = None;
         for (i, r) in records.iter().enumerate() {
             if last.is_some_and(|l| r.offset <= l) {
-                return Err(format!(
-                    "invalid records: records[{i}].offset: {} does not follow offset {}",
-                    r.offset,
-                    last.unwrap_or_default()
-                ));
+                return Err(InputError::Invalid {
+                    what: "records".to_owned(),
+                    path: format!("[{i}].offset"),
+                    message: format!(
+                        "{} does not follow offset {}",
+                        r.offset,
+                        last.unwrap_or_default()
+                    ),
+                });
             }
             last = Some(r.offset);
         }
@@ -123,11 +138,25 @@ impl Coordinator {
             c.live_keys.note(&r);
             c.log.push(r);
         }
+        c.adopt_legacy_hashes();
         Ok(c)
     }
 
     pub fn now(&self) -> i64 {
         self.now_ms
+    }
+
+    /// A group whose recorded metadata hash is the legacy hash of its configured
+    /// topology as it stands had no bump due: its hash becomes the canonical one
+    /// (`metadata_hash`). Any other hash is left, so a bump that was due still happens.
+    fn adopt_legacy_hashes(&mut self) {
+        let config_hash = self.assignment_config_hash;
+        for g in self.groups.values_mut() {
+            let Some(c) = &g.configured else { continue };
+            if g.metadata_hash == metadata_hash::legacy(c) ^ config_hash {
+                g.metadata_hash = g.configured_hash ^ config_hash;
+            }
+        }
     }
 
     /// The record log, oldest first.
@@ -197,12 +226,16 @@ impl Coordinator {
     }
 
     /// Checks a context's `nowMs` (time never goes back) without changing anything.
-    pub fn check_context(&self, ctx: &RequestContext) -> Result<(), String> {
+    pub fn check_context(&self, ctx: &RequestContext) -> Result<(), InputError> {
         match ctx.now_ms {
-            Some(t) if t < self.now_ms => Err(format!(
-                "invalid context: nowMs: {t} is before the coordinator's clock ({}); time never goes back",
-                self.now_ms
-            )),
+            Some(t) if t < self.now_ms => Err(InputError::Invalid {
+                what: "context".to_owned(),
+                path: "nowMs".to_owned(),
+                message: format!(
+                    "{t} is before the coordinator's clock ({}); time never goes back",
+                    self.now_ms
+                ),
+            }),
             _ => Ok(()),
         }
     }

@@ -7,26 +7,14 @@
 //! replaces the earlier one, so the log can be compacted. Records encode to JSON as
 //! `{ offset, key: { type, ... }, value: { type, ... } | null }` and decode strictly.
 
-use crate::from_json_struct;
-use crate::protocol::json::{int64, DecodeError, FromJson, Path};
+use crate::protocol::json::{int64, int64_opt, list, nullable, tagged, Invalid, Tagged, Validate};
 use crate::protocol::{
     Endpoint, KeyValue, Status, Subtopology, TaskIds, TaskOffset, TopicInfo, TopicPartitions,
 };
-use serde::{Serialize, Serializer};
-use serde_json::Value;
+use serde::{Deserialize, Deserializer, Serialize};
+use ts_rs::TS;
 
-/// Option<i64> as JSON number or, beyond 2^53, a decimal string.
-mod int64_opt {
-    use serde::Serializer;
-    pub fn serialize<S: Serializer>(v: &Option<i64>, s: S) -> Result<S::Ok, S::Error> {
-        match v {
-            Some(x) => super::int64::serialize(x, s),
-            None => s.serialize_none(),
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, TS)]
 #[serde(tag = "type")]
 pub enum RecordKey {
     #[serde(rename = "StreamsGroupMetadataKey", rename_all = "camelCase")]
@@ -110,583 +98,436 @@ impl RecordKey {
     }
 }
 
-impl FromJson for RecordKey {
-    const EXPECTED: &'static str = "a record key object";
-    const PLURAL: &'static str = "record key objects";
-    fn from_json(v: &Value, path: &Path<'_>) -> Result<Self, DecodeError> {
-        let mut f = crate::protocol::json::Fields::new(v, path, Self::EXPECTED)?;
-        let ty: String = f.required("type")?;
-        let key = match ty.as_str() {
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct GroupKey {
+    group_id: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct MemberKey {
+    group_id: String,
+    member_id: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct OffsetKey {
+    group_id: String,
+    topic: String,
+    #[serde(deserialize_with = "crate::protocol::json::partition::deserialize")]
+    partition: i32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NameKey {
+    name: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NoFields {}
+
+impl Tagged for RecordKey {
+    const TAGS: &'static [&'static str] = &[
+        "StreamsGroupMetadataKey",
+        "StreamsGroupTopologyKey",
+        "StreamsGroupMemberMetadataKey",
+        "StreamsGroupTargetAssignmentMetadataKey",
+        "StreamsGroupTargetAssignmentMemberKey",
+        "StreamsGroupCurrentMemberAssignmentKey",
+        "StreamsGroupMemberRuntimeKey",
+        "StreamsGroupMemberTimersKey",
+        "StreamsGroupTopicCreationKey",
+        "ConsumerGroupMetadataKey",
+        "ConsumerGroupMemberKey",
+        "OffsetCommitKey",
+        "TopicKey",
+        "AclsKey",
+        "ClockKey",
+        "MemberIdGeneratorKey",
+        "PendingEventsKey",
+        "GroupConfigKey",
+    ];
+    const WHAT: &'static str = "record key type";
+
+    fn variant<'de, D: Deserializer<'de>>(tag: &str, rest: D) -> Result<Self, D::Error> {
+        let group = |rest: D| GroupKey::deserialize(rest).map(|k| k.group_id);
+        let member = |rest: D| MemberKey::deserialize(rest).map(|k| (k.group_id, k.member_id));
+        Ok(match tag {
             "StreamsGroupMetadataKey" => RecordKey::GroupMetadata {
-                group_id: f.required("groupId")?,
+                group_id: group(rest)?,
             },
             "StreamsGroupTopologyKey" => RecordKey::Topology {
-                group_id: f.required("groupId")?,
-            },
-            "StreamsGroupMemberMetadataKey" => RecordKey::MemberMetadata {
-                group_id: f.required("groupId")?,
-                member_id: f.required("memberId")?,
+                group_id: group(rest)?,
             },
             "StreamsGroupTargetAssignmentMetadataKey" => RecordKey::TargetAssignmentMetadata {
-                group_id: f.required("groupId")?,
-            },
-            "StreamsGroupTargetAssignmentMemberKey" => RecordKey::TargetAssignmentMember {
-                group_id: f.required("groupId")?,
-                member_id: f.required("memberId")?,
-            },
-            "StreamsGroupCurrentMemberAssignmentKey" => RecordKey::CurrentMemberAssignment {
-                group_id: f.required("groupId")?,
-                member_id: f.required("memberId")?,
-            },
-            "StreamsGroupMemberRuntimeKey" => RecordKey::MemberRuntime {
-                group_id: f.required("groupId")?,
-                member_id: f.required("memberId")?,
-            },
-            "StreamsGroupMemberTimersKey" => RecordKey::MemberTimers {
-                group_id: f.required("groupId")?,
-                member_id: f.required("memberId")?,
+                group_id: group(rest)?,
             },
             "StreamsGroupTopicCreationKey" => RecordKey::TopicCreation {
-                group_id: f.required("groupId")?,
+                group_id: group(rest)?,
             },
             "ConsumerGroupMetadataKey" => RecordKey::ConsumerGroupMetadata {
-                group_id: f.required("groupId")?,
+                group_id: group(rest)?,
             },
-            "ConsumerGroupMemberKey" => RecordKey::ConsumerGroupMember {
-                group_id: f.required("groupId")?,
-                member_id: f.required("memberId")?,
-            },
-            "OffsetCommitKey" => RecordKey::OffsetCommit {
-                group_id: f.required("groupId")?,
-                topic: f.required("topic")?,
-                partition: f.required::<crate::protocol::Partition>("partition")?.0,
-            },
-            "TopicKey" => RecordKey::Topic {
-                name: f.required("name")?,
-            },
-            "AclsKey" => RecordKey::Acls {},
-            "ClockKey" => RecordKey::Clock {},
-            "MemberIdGeneratorKey" => RecordKey::MemberIdGenerator {},
-            "PendingEventsKey" => RecordKey::PendingEvents {},
-            "GroupConfigKey" => RecordKey::GroupConfig {},
-            other => {
-                return Err(DecodeError::new(
-                    &path.key("type"),
-                    format!(
-                        "unknown record key type {:?}",
-                        crate::protocol::json::truncate(other, 60)
-                    ),
-                ))
+            "StreamsGroupMemberMetadataKey"
+            | "StreamsGroupTargetAssignmentMemberKey"
+            | "StreamsGroupCurrentMemberAssignmentKey"
+            | "StreamsGroupMemberRuntimeKey"
+            | "StreamsGroupMemberTimersKey"
+            | "ConsumerGroupMemberKey" => {
+                let (group_id, member_id) = member(rest)?;
+                match tag {
+                    "StreamsGroupMemberMetadataKey" => RecordKey::MemberMetadata {
+                        group_id,
+                        member_id,
+                    },
+                    "StreamsGroupTargetAssignmentMemberKey" => RecordKey::TargetAssignmentMember {
+                        group_id,
+                        member_id,
+                    },
+                    "StreamsGroupCurrentMemberAssignmentKey" => {
+                        RecordKey::CurrentMemberAssignment {
+                            group_id,
+                            member_id,
+                        }
+                    }
+                    "StreamsGroupMemberRuntimeKey" => RecordKey::MemberRuntime {
+                        group_id,
+                        member_id,
+                    },
+                    "StreamsGroupMemberTimersKey" => RecordKey::MemberTimers {
+                        group_id,
+                        member_id,
+                    },
+                    _ => RecordKey::ConsumerGroupMember {
+                        group_id,
+                        member_id,
+                    },
+                }
             }
-        };
-        f.finish()?;
-        Ok(key)
+            "OffsetCommitKey" => {
+                let k = OffsetKey::deserialize(rest)?;
+                RecordKey::OffsetCommit {
+                    group_id: k.group_id,
+                    topic: k.topic,
+                    partition: k.partition,
+                }
+            }
+            "TopicKey" => RecordKey::Topic {
+                name: NameKey::deserialize(rest)?.name,
+            },
+            other => {
+                NoFields::deserialize(rest)?;
+                match other {
+                    "AclsKey" => RecordKey::Acls {},
+                    "ClockKey" => RecordKey::Clock {},
+                    "MemberIdGeneratorKey" => RecordKey::MemberIdGenerator {},
+                    "PendingEventsKey" => RecordKey::PendingEvents {},
+                    _ => RecordKey::GroupConfig {},
+                }
+            }
+        })
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+impl<'de> Deserialize<'de> for RecordKey {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        tagged(d)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GroupMetadataValue {
     pub epoch: i32,
     #[serde(with = "int64")]
+    #[ts(type = "Int64")]
     pub metadata_hash: i64,
     /// Not in Kafka's record (it keeps it in memory): the member that asked for shutdown.
+    #[serde(default)]
     pub shutdown_requester: Option<String>,
 }
 
-from_json_struct!(
-    GroupMetadataValue,
-    "a StreamsGroupMetadataValue object",
-    "StreamsGroupMetadataValue objects",
-    |f| {
-        f.ignore(&["type"]);
-        Ok(GroupMetadataValue {
-            epoch: f.required("epoch")?,
-            metadata_hash: f.required("metadataHash")?,
-            shutdown_requester: f.or("shutdownRequester", None)?,
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TopologyValue {
     pub topology_epoch: i32,
     pub subtopologies: Vec<Subtopology>,
 }
 
-from_json_struct!(
-    TopologyValue,
-    "a StreamsGroupTopologyValue object",
-    "StreamsGroupTopologyValue objects",
-    |f| {
-        f.ignore(&["type"]);
-        Ok(TopologyValue {
-            topology_epoch: f.required("topologyEpoch")?,
-            subtopologies: f.required("subtopologies")?,
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MemberMetadataValue {
+    #[serde(default)]
     pub instance_id: Option<String>,
+    #[serde(default)]
     pub rack_id: Option<String>,
     pub client_id: String,
     pub client_host: String,
     pub rebalance_timeout_ms: i32,
     pub topology_epoch: i32,
     pub process_id: String,
+    #[serde(default)]
     pub user_endpoint: Option<Endpoint>,
+    #[serde(default, deserialize_with = "list")]
     pub client_tags: Vec<KeyValue>,
 }
 
-from_json_struct!(
-    MemberMetadataValue,
-    "a StreamsGroupMemberMetadataValue object",
-    "StreamsGroupMemberMetadataValue objects",
-    |f| {
-        f.ignore(&["type"]);
-        Ok(MemberMetadataValue {
-            instance_id: f.or("instanceId", None)?,
-            rack_id: f.or("rackId", None)?,
-            client_id: f.required("clientId")?,
-            client_host: f.required("clientHost")?,
-            rebalance_timeout_ms: f.required("rebalanceTimeoutMs")?,
-            topology_epoch: f.required("topologyEpoch")?,
-            process_id: f.required("processId")?,
-            user_endpoint: f.or("userEndpoint", None)?,
-            client_tags: f.list("clientTags")?,
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TargetAssignmentMetadataValue {
     pub assignment_epoch: i32,
 }
 
-from_json_struct!(
-    TargetAssignmentMetadataValue,
-    "a StreamsGroupTargetAssignmentMetadataValue object",
-    "StreamsGroupTargetAssignmentMetadataValue objects",
-    |f| {
-        f.ignore(&["type"]);
-        Ok(TargetAssignmentMetadataValue {
-            assignment_epoch: f.required("assignmentEpoch")?,
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TargetAssignmentMemberValue {
+    #[serde(default, deserialize_with = "list")]
     pub active_tasks: Vec<TaskIds>,
+    #[serde(default, deserialize_with = "list")]
     pub standby_tasks: Vec<TaskIds>,
+    #[serde(default, deserialize_with = "list")]
     pub warmup_tasks: Vec<TaskIds>,
 }
 
-from_json_struct!(
-    TargetAssignmentMemberValue,
-    "a StreamsGroupTargetAssignmentMemberValue object",
-    "StreamsGroupTargetAssignmentMemberValue objects",
-    |f| {
-        f.ignore(&["type"]);
-        Ok(TargetAssignmentMemberValue {
-            active_tasks: f.list("activeTasks")?,
-            standby_tasks: f.list("standbyTasks")?,
-            warmup_tasks: f.list("warmupTasks")?,
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CurrentMemberAssignmentValue {
     pub member_epoch: i32,
     pub previous_member_epoch: i32,
     /// 1 Stable, 2 UnrevokedTasks, 3 UnreleasedTasks (Kafka's numbers).
+    #[serde(deserialize_with = "member_state")]
     pub state: i8,
+    #[serde(default, deserialize_with = "list")]
     pub active_tasks: Vec<TaskIds>,
+    #[serde(default, deserialize_with = "list")]
     pub standby_tasks: Vec<TaskIds>,
+    #[serde(default, deserialize_with = "list")]
     pub warmup_tasks: Vec<TaskIds>,
+    #[serde(default, deserialize_with = "list")]
     pub active_tasks_pending_revocation: Vec<TaskIds>,
+    #[serde(default, deserialize_with = "list")]
     pub standby_tasks_pending_revocation: Vec<TaskIds>,
+    #[serde(default, deserialize_with = "list")]
     pub warmup_tasks_pending_revocation: Vec<TaskIds>,
 }
 
-from_json_struct!(
-    CurrentMemberAssignmentValue,
-    "a StreamsGroupCurrentMemberAssignmentValue object",
-    "StreamsGroupCurrentMemberAssignmentValue objects",
-    |f| {
-        f.ignore(&["type"]);
-        let state: i8 = f.required("state")?;
-        if super::member::MemberState::from_code(state).is_none() {
-            return Err(DecodeError::new(
-                &f.path().key("state"),
-                format!(
-                    "unknown member state {state} (1 Stable, 2 UnrevokedTasks, 3 UnreleasedTasks)"
-                ),
-            ));
-        }
-        Ok(CurrentMemberAssignmentValue {
-            member_epoch: f.required("memberEpoch")?,
-            previous_member_epoch: f.required("previousMemberEpoch")?,
-            state,
-            active_tasks: f.list("activeTasks")?,
-            standby_tasks: f.list("standbyTasks")?,
-            warmup_tasks: f.list("warmupTasks")?,
-            active_tasks_pending_revocation: f.list("activeTasksPendingRevocation")?,
-            standby_tasks_pending_revocation: f.list("standbyTasksPendingRevocation")?,
-            warmup_tasks_pending_revocation: f.list("warmupTasksPendingRevocation")?,
-        })
+fn member_state<'de, D: Deserializer<'de>>(d: D) -> Result<i8, D::Error> {
+    let state = i8::deserialize(d)?;
+    if super::member::MemberState::from_code(state).is_none() {
+        return Err(serde::de::Error::custom(format_args!(
+            "unknown member state {state} (1 Stable, 2 UnrevokedTasks, 3 UnreleasedTasks)"
+        )));
     }
-);
+    Ok(state)
+}
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MemberRuntimeValue {
+    #[serde(default, deserialize_with = "list")]
     pub task_offsets: Vec<TaskOffset>,
+    #[serde(default, deserialize_with = "list")]
     pub task_end_offsets: Vec<TaskOffset>,
+    #[serde(default, deserialize_with = "list")]
     pub reported_active_tasks: Vec<TaskIds>,
+    #[serde(default, deserialize_with = "list")]
     pub reported_standby_tasks: Vec<TaskIds>,
+    #[serde(default, deserialize_with = "list")]
     pub reported_warmup_tasks: Vec<TaskIds>,
+    #[serde(default)]
     pub last_status: Option<Vec<Status>>,
-    #[serde(with = "int64_opt")]
+    #[serde(default, with = "int64_opt")]
+    #[ts(type = "Int64 | null")]
     pub endpoints_sent_hash: Option<i64>,
 }
 
-from_json_struct!(
-    MemberRuntimeValue,
-    "a StreamsGroupMemberRuntimeValue object",
-    "StreamsGroupMemberRuntimeValue objects",
-    |f| {
-        f.ignore(&["type"]);
-        Ok(MemberRuntimeValue {
-            task_offsets: f.list("taskOffsets")?,
-            task_end_offsets: f.list("taskEndOffsets")?,
-            reported_active_tasks: f.list("reportedActiveTasks")?,
-            reported_standby_tasks: f.list("reportedStandbyTasks")?,
-            reported_warmup_tasks: f.list("reportedWarmupTasks")?,
-            last_status: f.or("lastStatus", None)?,
-            endpoints_sent_hash: f.or("endpointsSentHash", None)?,
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MemberTimersValue {
     #[serde(with = "int64")]
+    #[ts(type = "Int64")]
     pub session_deadline_ms: i64,
-    #[serde(with = "int64_opt")]
+    #[serde(default, with = "int64_opt")]
+    #[ts(type = "Int64 | null")]
     pub rebalance_deadline_ms: Option<i64>,
+    #[serde(default)]
     pub rebalance_deadline_epoch: i32,
 }
 
-from_json_struct!(
-    MemberTimersValue,
-    "a StreamsGroupMemberTimersValue object",
-    "StreamsGroupMemberTimersValue objects",
-    |f| {
-        f.ignore(&["type"]);
-        Ok(MemberTimersValue {
-            session_deadline_ms: f.required("sessionDeadlineMs")?,
-            rebalance_deadline_ms: f.or("rebalanceDeadlineMs", None)?,
-            rebalance_deadline_epoch: f.or("rebalanceDeadlineEpoch", 0)?,
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PendingCreationValue {
     pub topics: Vec<TopicInfo>,
     #[serde(with = "int64")]
+    #[ts(type = "Int64")]
     pub completes_at_ms: i64,
 }
 
-from_json_struct!(
-    PendingCreationValue,
-    "a pending creation object",
-    "pending creation objects",
-    |f| {
-        Ok(PendingCreationValue {
-            topics: f.required("topics")?,
-            completes_at_ms: f.required("completesAtMs")?,
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TopicCreationValue {
+    #[serde(default)]
     pub in_flight: Option<PendingCreationValue>,
+    #[serde(default)]
     pub last_failure: Option<String>,
+    #[serde(default, deserialize_with = "crate::protocol::json::count")]
     pub attempts: u32,
-    #[serde(with = "int64")]
+    #[serde(default, with = "int64")]
+    #[ts(type = "Int64")]
     pub next_attempt_at_ms: i64,
 }
 
-from_json_struct!(
-    TopicCreationValue,
-    "a StreamsGroupTopicCreationValue object",
-    "StreamsGroupTopicCreationValue objects",
-    |f| {
-        f.ignore(&["type"]);
-        let attempts: i64 = f.or("attempts", 0)?;
-        Ok(TopicCreationValue {
-            in_flight: f.or("inFlight", None)?,
-            last_failure: f.or("lastFailure", None)?,
-            attempts: u32::try_from(attempts).map_err(|_| {
-                DecodeError::new(
-                    &f.path().key("attempts"),
-                    format!("{attempts} is out of range"),
-                )
-            })?,
-            next_attempt_at_ms: f.or("nextAttemptAtMs", 0)?,
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ConsumerGroupMetadataValue {
     pub epoch: i32,
 }
 
-from_json_struct!(
-    ConsumerGroupMetadataValue,
-    "a ConsumerGroupMetadataValue object",
-    "ConsumerGroupMetadataValue objects",
-    |f| {
-        f.ignore(&["type"]);
-        Ok(ConsumerGroupMetadataValue {
-            epoch: f.required("epoch")?,
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ConsumerGroupMemberValue {
     pub member_epoch: i32,
+    #[serde(default)]
     pub previous_member_epoch: i32,
+    #[serde(default)]
     pub instance_id: Option<String>,
+    #[serde(default = "crate::protocol::heartbeat::minus_one")]
     pub rebalance_timeout_ms: i32,
+    #[serde(default, deserialize_with = "list")]
     pub subscribed_topic_names: Vec<String>,
+    #[serde(default, deserialize_with = "list")]
     pub assignment: Vec<TopicPartitions>,
-    #[serde(with = "int64")]
+    #[serde(default, with = "int64")]
+    #[ts(type = "Int64")]
     pub session_deadline_ms: i64,
 }
 
-from_json_struct!(
-    ConsumerGroupMemberValue,
-    "a ConsumerGroupMemberValue object",
-    "ConsumerGroupMemberValue objects",
-    |f| {
-        f.ignore(&["type"]);
-        Ok(ConsumerGroupMemberValue {
-            member_epoch: f.required("memberEpoch")?,
-            previous_member_epoch: f.or("previousMemberEpoch", 0)?,
-            instance_id: f.or("instanceId", None)?,
-            rebalance_timeout_ms: f.or("rebalanceTimeoutMs", -1)?,
-            subscribed_topic_names: f.list("subscribedTopicNames")?,
-            assignment: f.list("assignment")?,
-            session_deadline_ms: f.or("sessionDeadlineMs", 0)?,
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct OffsetCommitValue {
     #[serde(with = "int64")]
+    #[ts(type = "Int64")]
     pub offset: i64,
+    #[serde(default)]
     pub metadata: Option<String>,
-    #[serde(with = "int64")]
+    #[serde(default, with = "int64")]
+    #[ts(type = "Int64")]
     pub commit_timestamp_ms: i64,
 }
 
-from_json_struct!(
-    OffsetCommitValue,
-    "an OffsetCommitValue object",
-    "OffsetCommitValue objects",
-    |f| {
-        f.ignore(&["type"]);
-        Ok(OffsetCommitValue {
-            offset: f.required("offset")?,
-            metadata: f.or("metadata", None)?,
-            commit_timestamp_ms: f.or("commitTimestampMs", 0)?,
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TopicValue {
+    #[serde(deserialize_with = "positive_partition_count")]
     pub num_partitions: i32,
+    #[serde(default = "one")]
     pub replication_factor: i16,
+    #[serde(default, deserialize_with = "list")]
     pub configs: Vec<KeyValue>,
 }
 
-from_json_struct!(
-    TopicValue,
-    "a TopicValue object",
-    "TopicValue objects",
-    |f| {
-        f.ignore(&["type"]);
-        let num_partitions: i32 = f.required("numPartitions")?;
-        if num_partitions <= 0 {
-            return Err(DecodeError::new(
-                &f.path().key("numPartitions"),
-                format!("{num_partitions} is not a positive partition count"),
-            ));
-        }
-        Ok(TopicValue {
-            num_partitions,
-            replication_factor: f.or("replicationFactor", 1)?,
-            configs: f.list("configs")?,
-        })
-    }
-);
+fn one() -> i16 {
+    1
+}
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+fn positive_partition_count<'de, D: Deserializer<'de>>(d: D) -> Result<i32, D::Error> {
+    let n = i32::deserialize(d)?;
+    if n <= 0 {
+        return Err(serde::de::Error::custom(format_args!(
+            "{n} is not a positive partition count"
+        )));
+    }
+    Ok(n)
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AclValue {
     pub principal: String,
+    #[serde(deserialize_with = "resource_type")]
     pub resource_type: String,
     pub resource_name: String,
+    #[serde(deserialize_with = "operation")]
     pub operation: String,
 }
 
-from_json_struct!(AclValue, "an ACL object", "ACL objects", |f| {
-    let resource_type: String = f.required("resourceType")?;
-    if crate::cluster::ResourceType::parse(&resource_type).is_none() {
-        return Err(DecodeError::new(
-            &f.path().key("resourceType"),
+fn resource_type<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let s = String::deserialize(d)?;
+    if crate::cluster::ResourceType::parse(&s).is_none() {
+        return Err(serde::de::Error::custom(
             "expected \"group\", \"topic\" or \"cluster\"",
         ));
     }
-    let operation: String = f.required("operation")?;
-    if crate::cluster::Operation::parse(&operation).is_none() {
-        return Err(DecodeError::new(
-            &f.path().key("operation"),
+    Ok(s)
+}
+
+fn operation<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let s = String::deserialize(d)?;
+    if crate::cluster::Operation::parse(&s).is_none() {
+        return Err(serde::de::Error::custom(
             "expected \"read\", \"describe\", \"create\" or \"all\"",
         ));
     }
-    Ok(AclValue {
-        principal: f.required("principal")?,
-        resource_type,
-        resource_name: f.required("resourceName")?,
-        operation,
-    })
-});
+    Ok(s)
+}
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AclsValue {
+    #[serde(default, deserialize_with = "list")]
     pub acls: Vec<AclValue>,
 }
 
-from_json_struct!(AclsValue, "an AclsValue object", "AclsValue objects", |f| {
-    f.ignore(&["type"]);
-    Ok(AclsValue {
-        acls: f.list("acls")?,
-    })
-});
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClockValue {
     #[serde(with = "int64")]
+    #[ts(type = "Int64")]
     pub now_ms: i64,
 }
 
-from_json_struct!(
-    ClockValue,
-    "a ClockValue object",
-    "ClockValue objects",
-    |f| {
-        f.ignore(&["type"]);
-        Ok(ClockValue {
-            now_ms: f.required("nowMs")?,
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MemberIdGeneratorValue {
     #[serde(with = "int64")]
+    #[ts(type = "Int64")]
     pub generated: i64,
 }
 
-from_json_struct!(
-    MemberIdGeneratorValue,
-    "a MemberIdGeneratorValue object",
-    "MemberIdGeneratorValue objects",
-    |f| {
-        f.ignore(&["type"]);
-        Ok(MemberIdGeneratorValue {
-            generated: f.required("generated")?,
-        })
-    }
-);
-
 /// The assignment-relevant group configs (`setGroupConfig`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(rename = "GroupConfig")]
 pub struct GroupConfigValue {
+    #[serde(deserialize_with = "crate::config::assignor_name")]
     pub assignor: String,
+    #[serde(deserialize_with = "crate::protocol::json::count")]
     pub num_standby_replicas: u32,
     #[serde(with = "int64")]
+    #[ts(type = "Int64")]
     pub acceptable_recovery_lag: i64,
+    #[serde(deserialize_with = "crate::protocol::json::count")]
     pub max_warmup_replicas: u32,
 }
 
-from_json_struct!(
-    GroupConfigValue,
-    "a GroupConfigValue object",
-    "GroupConfigValue objects",
-    |f| {
-        f.ignore(&["type"]);
-        let path = *f.path();
-        let assignor: String = f.required("assignor")?;
-        super::group_config::check_assignor(&assignor, &path)?;
-        let lag: i64 = f.required("acceptableRecoveryLag")?;
-        crate::config::at_least(lag, 0, &path, "acceptableRecoveryLag")?;
-        Ok(GroupConfigValue {
-            assignor,
-            num_standby_replicas: f.required::<crate::config::Count>("numStandbyReplicas")?.0,
-            acceptable_recovery_lag: lag,
-            max_warmup_replicas: f.required::<crate::config::Count>("maxWarmupReplicas")?.0,
-        })
+impl Validate for GroupConfigValue {
+    fn validate(&self) -> Result<(), Invalid> {
+        crate::config::at_least(self.acceptable_recovery_lag, 0, "acceptableRecoveryLag")
     }
-);
+}
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PendingEventsValue {
+    #[serde(default, deserialize_with = "list")]
     pub events: Vec<super::events::Event>,
 }
 
-from_json_struct!(
-    PendingEventsValue,
-    "a PendingEventsValue object",
-    "PendingEventsValue objects",
-    |f| {
-        f.ignore(&["type"]);
-        Ok(PendingEventsValue {
-            events: f.list("events")?,
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(tag = "type")]
 pub enum RecordValue {
     #[serde(rename = "StreamsGroupMetadataValue")]
@@ -727,131 +568,119 @@ pub enum RecordValue {
     GroupConfig(GroupConfigValue),
 }
 
-impl RecordValue {
-    fn decode(ty: &str, v: &Value, path: &Path<'_>) -> Result<Self, DecodeError> {
-        Ok(match ty {
-            "StreamsGroupMetadataValue" => {
-                RecordValue::GroupMetadata(FromJson::from_json(v, path)?)
-            }
-            "StreamsGroupTopologyValue" => RecordValue::Topology(FromJson::from_json(v, path)?),
-            "StreamsGroupMemberMetadataValue" => {
-                RecordValue::MemberMetadata(FromJson::from_json(v, path)?)
-            }
+impl Tagged for RecordValue {
+    const TAGS: &'static [&'static str] = &[
+        "StreamsGroupMetadataValue",
+        "StreamsGroupTopologyValue",
+        "StreamsGroupMemberMetadataValue",
+        "StreamsGroupTargetAssignmentMetadataValue",
+        "StreamsGroupTargetAssignmentMemberValue",
+        "StreamsGroupCurrentMemberAssignmentValue",
+        "StreamsGroupMemberRuntimeValue",
+        "StreamsGroupMemberTimersValue",
+        "StreamsGroupTopicCreationValue",
+        "ConsumerGroupMetadataValue",
+        "ConsumerGroupMemberValue",
+        "OffsetCommitValue",
+        "TopicValue",
+        "AclsValue",
+        "ClockValue",
+        "MemberIdGeneratorValue",
+        "PendingEventsValue",
+        "GroupConfigValue",
+    ];
+    const WHAT: &'static str = "record value type";
+
+    fn variant<'de, D: Deserializer<'de>>(tag: &str, rest: D) -> Result<Self, D::Error> {
+        use RecordValue as V;
+        let d = rest;
+        Ok(match tag {
+            "StreamsGroupMetadataValue" => V::GroupMetadata(Deserialize::deserialize(d)?),
+            "StreamsGroupTopologyValue" => V::Topology(Deserialize::deserialize(d)?),
+            "StreamsGroupMemberMetadataValue" => V::MemberMetadata(Deserialize::deserialize(d)?),
             "StreamsGroupTargetAssignmentMetadataValue" => {
-                RecordValue::TargetAssignmentMetadata(FromJson::from_json(v, path)?)
+                V::TargetAssignmentMetadata(Deserialize::deserialize(d)?)
             }
             "StreamsGroupTargetAssignmentMemberValue" => {
-                RecordValue::TargetAssignmentMember(FromJson::from_json(v, path)?)
+                V::TargetAssignmentMember(Deserialize::deserialize(d)?)
             }
             "StreamsGroupCurrentMemberAssignmentValue" => {
-                RecordValue::CurrentMemberAssignment(FromJson::from_json(v, path)?)
+                V::CurrentMemberAssignment(Deserialize::deserialize(d)?)
             }
-            "StreamsGroupMemberRuntimeValue" => {
-                RecordValue::MemberRuntime(FromJson::from_json(v, path)?)
-            }
-            "StreamsGroupMemberTimersValue" => {
-                RecordValue::MemberTimers(FromJson::from_json(v, path)?)
-            }
-            "StreamsGroupTopicCreationValue" => {
-                RecordValue::TopicCreation(FromJson::from_json(v, path)?)
-            }
-            "ConsumerGroupMetadataValue" => {
-                RecordValue::ConsumerGroupMetadata(FromJson::from_json(v, path)?)
-            }
-            "ConsumerGroupMemberValue" => {
-                RecordValue::ConsumerGroupMember(FromJson::from_json(v, path)?)
-            }
-            "OffsetCommitValue" => RecordValue::OffsetCommit(FromJson::from_json(v, path)?),
-            "TopicValue" => RecordValue::Topic(FromJson::from_json(v, path)?),
-            "AclsValue" => RecordValue::Acls(FromJson::from_json(v, path)?),
-            "ClockValue" => RecordValue::Clock(FromJson::from_json(v, path)?),
-            "MemberIdGeneratorValue" => {
-                RecordValue::MemberIdGenerator(FromJson::from_json(v, path)?)
-            }
-            "PendingEventsValue" => RecordValue::PendingEvents(FromJson::from_json(v, path)?),
-            "GroupConfigValue" => RecordValue::GroupConfig(FromJson::from_json(v, path)?),
-            other => {
-                return Err(DecodeError::new(
-                    &path.key("type"),
-                    format!(
-                        "unknown record value type {:?}",
-                        crate::protocol::json::truncate(other, 60)
-                    ),
-                ))
-            }
+            "StreamsGroupMemberRuntimeValue" => V::MemberRuntime(Deserialize::deserialize(d)?),
+            "StreamsGroupMemberTimersValue" => V::MemberTimers(Deserialize::deserialize(d)?),
+            "StreamsGroupTopicCreationValue" => V::TopicCreation(Deserialize::deserialize(d)?),
+            "ConsumerGroupMetadataValue" => V::ConsumerGroupMetadata(Deserialize::deserialize(d)?),
+            "ConsumerGroupMemberValue" => V::ConsumerGroupMember(Deserialize::deserialize(d)?),
+            "OffsetCommitValue" => V::OffsetCommit(Deserialize::deserialize(d)?),
+            "TopicValue" => V::Topic(Deserialize::deserialize(d)?),
+            "AclsValue" => V::Acls(Deserialize::deserialize(d)?),
+            "ClockValue" => V::Clock(Deserialize::deserialize(d)?),
+            "MemberIdGeneratorValue" => V::MemberIdGenerator(Deserialize::deserialize(d)?),
+            "PendingEventsValue" => V::PendingEvents(Deserialize::deserialize(d)?),
+            _ => V::GroupConfig(Deserialize::deserialize(d)?),
         })
     }
 }
 
-/// One entry of the log.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Record {
-    pub offset: u64,
-    pub key: RecordKey,
-    pub value: Option<RecordValue>,
-}
-
-impl Serialize for Record {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let mut st = s.serialize_struct("Record", 3)?;
-        st.serialize_field("offset", &self.offset)?;
-        st.serialize_field("key", &self.key)?;
-        st.serialize_field("value", &self.value)?;
-        st.end()
+impl<'de> Deserialize<'de> for RecordValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        tagged(d)
     }
 }
 
-impl FromJson for Record {
-    const EXPECTED: &'static str = "a record object";
-    const PLURAL: &'static str = "record objects";
-    fn from_json(v: &Value, path: &Path<'_>) -> Result<Self, DecodeError> {
-        let mut f = crate::protocol::json::Fields::new(v, path, Self::EXPECTED)?;
-        let offset: i64 = f.required("offset")?;
-        let offset = u64::try_from(offset)
-            .map_err(|_| DecodeError::new(&path.key("offset"), "offset is negative"))?;
-        let key: RecordKey = f.required("key")?;
-        let value = match v.get("value") {
-            None => {
-                return Err(DecodeError::new(
-                    &path.key("value"),
-                    "missing required field (null for a tombstone)",
-                ))
-            }
-            Some(Value::Null) => None,
-            Some(val) => {
-                let vpath = path.key("value");
-                let ty = match val.get("type") {
-                    Some(Value::String(s)) => s.as_str(),
-                    Some(other) => {
-                        return Err(crate::protocol::json::mismatch(
-                            other,
-                            &vpath.key("type"),
-                            "a string",
-                        ))
-                    }
-                    None => {
-                        return Err(DecodeError::new(
-                            &vpath.key("type"),
-                            "missing required field",
-                        ))
-                    }
-                };
-                if ty != key.value_type() {
-                    return Err(DecodeError::new(
-                        &vpath.key("type"),
-                        format!(
-                            "a key of this type carries a {}, found {:?}",
-                            key.value_type(),
-                            crate::protocol::json::truncate(ty, 60)
-                        ),
-                    ));
-                }
-                Some(RecordValue::decode(ty, val, &vpath)?)
-            }
-        };
-        f.ignore(&["value"]);
-        f.finish()?;
-        Ok(Record { offset, key, value })
+impl RecordValue {
+    /// The value's `type` (what `value_type` of its key must say).
+    pub fn type_name(&self) -> &'static str {
+        use RecordValue as V;
+        match self {
+            V::GroupMetadata(_) => "StreamsGroupMetadataValue",
+            V::Topology(_) => "StreamsGroupTopologyValue",
+            V::MemberMetadata(_) => "StreamsGroupMemberMetadataValue",
+            V::TargetAssignmentMetadata(_) => "StreamsGroupTargetAssignmentMetadataValue",
+            V::TargetAssignmentMember(_) => "StreamsGroupTargetAssignmentMemberValue",
+            V::CurrentMemberAssignment(_) => "StreamsGroupCurrentMemberAssignmentValue",
+            V::MemberRuntime(_) => "StreamsGroupMemberRuntimeValue",
+            V::MemberTimers(_) => "StreamsGroupMemberTimersValue",
+            V::TopicCreation(_) => "StreamsGroupTopicCreationValue",
+            V::ConsumerGroupMetadata(_) => "ConsumerGroupMetadataValue",
+            V::ConsumerGroupMember(_) => "ConsumerGroupMemberValue",
+            V::OffsetCommit(_) => "OffsetCommitValue",
+            V::Topic(_) => "TopicValue",
+            V::Acls(_) => "AclsValue",
+            V::Clock(_) => "ClockValue",
+            V::MemberIdGenerator(_) => "MemberIdGeneratorValue",
+            V::PendingEvents(_) => "PendingEventsValue",
+            V::GroupConfig(_) => "GroupConfigValue",
+        }
+    }
+}
+
+/// One entry of the log: `{ offset, key: { type, ... }, value: { type, ... } | null }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(deny_unknown_fields)]
+#[ts(rename = "CoordinatorRecord")]
+pub struct Record {
+    pub offset: u64,
+    pub key: RecordKey,
+    /// Null: a tombstone (present all the same).
+    #[serde(deserialize_with = "nullable")]
+    pub value: Option<RecordValue>,
+}
+
+impl Validate for Record {
+    fn validate(&self) -> Result<(), Invalid> {
+        match &self.value {
+            Some(v) if v.type_name() != self.key.value_type() => Err(Invalid::new(
+                "value.type",
+                format!(
+                    "a key of this type carries a {}, found {:?}",
+                    self.key.value_type(),
+                    v.type_name()
+                ),
+            )),
+            Some(RecordValue::GroupConfig(c)) => c.validate().map_err(|e| e.under("value")),
+            _ => Ok(()),
+        }
     }
 }

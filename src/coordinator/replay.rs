@@ -34,7 +34,7 @@ pub(crate) fn reconfigure(g: &mut StreamsGroup, cluster: &Cluster) {
     match &g.topology {
         Some(t) => {
             let c = crate::topology::configure(t, cluster);
-            g.configured_hash = fnv64(format!("{c:?}").as_bytes());
+            g.configured_hash = super::metadata_hash::canonical(&c);
             g.configured = Some(c);
         }
         None => {

@@ -5,10 +5,12 @@ use super::member::StreamsMember;
 use super::tasks::TasksTuple;
 use super::Coordinator;
 use crate::protocol::{Endpoint, KeyValue, Status, TaskIds, TopicPartitions, Topology};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(rename = "TaskLists")]
 pub struct TasksSnapshot {
     pub active_tasks: Vec<TaskIds>,
     pub standby_tasks: Vec<TaskIds>,
@@ -26,8 +28,8 @@ impl From<&TasksTuple> for TasksSnapshot {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MemberSnapshot {
     pub member_id: String,
     pub instance_id: Option<String>,
@@ -40,7 +42,7 @@ pub struct MemberSnapshot {
     pub stale: bool,
     pub member_epoch: i32,
     pub previous_member_epoch: i32,
-    pub member_state: &'static str,
+    pub member_state: String,
     pub assignment: TasksSnapshot,
     pub pending_revocation: TasksSnapshot,
     pub target_assignment: TasksSnapshot,
@@ -49,8 +51,8 @@ pub struct MemberSnapshot {
     pub rebalance_deadline_ms: Option<i64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SubtopologySnapshot {
     pub subtopology_id: String,
     pub num_tasks: u32,
@@ -58,8 +60,9 @@ pub struct SubtopologySnapshot {
     pub source_topics: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(rename = "ConfiguredTopologySnapshot")]
 pub struct ConfiguredSnapshot {
     pub ready: bool,
     /// Every status (1-4) that keeps the group NotReady, in code order.
@@ -72,8 +75,8 @@ pub struct ConfiguredSnapshot {
     pub internal_topics_undecided: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CreationSnapshot {
     pub in_flight: Option<Vec<String>>,
     pub completes_at_ms: Option<i64>,
@@ -82,12 +85,12 @@ pub struct CreationSnapshot {
     pub last_failure: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GroupSnapshot {
     pub group_id: String,
-    pub group_type: &'static str,
-    pub group_state: &'static str,
+    pub group_type: String,
+    pub group_state: String,
     pub group_epoch: i32,
     pub assignment_epoch: i32,
     pub topology_epoch: Option<i32>,
@@ -99,8 +102,8 @@ pub struct GroupSnapshot {
     pub consumer_members: Vec<ConsumerMemberSnapshot>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ConsumerMemberSnapshot {
     pub member_id: String,
     pub member_epoch: i32,
@@ -109,8 +112,9 @@ pub struct ConsumerMemberSnapshot {
     pub session_deadline_ms: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(rename = "TopicDescription")]
 pub struct TopicSnapshot {
     pub name: String,
     pub num_partitions: i32,
@@ -118,8 +122,8 @@ pub struct TopicSnapshot {
     pub configs: std::collections::BTreeMap<String, String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Snapshot {
     pub now_ms: i64,
     pub assignor: String,
@@ -142,7 +146,7 @@ fn member_snapshot(g: &StreamsGroup, m: &StreamsMember) -> MemberSnapshot {
         stale: g.is_stale(m),
         member_epoch: m.current.member_epoch,
         previous_member_epoch: m.current.previous_member_epoch,
-        member_state: m.current.state.name(),
+        member_state: m.current.state.name().to_owned(),
         assignment: (&m.current.assigned).into(),
         pending_revocation: (&m.current.pending_revocation).into(),
         target_assignment: g.target.get(&m.member_id).unwrap_or(&empty).into(),
@@ -204,8 +208,8 @@ fn group_snapshot(g: &StreamsGroup) -> GroupSnapshot {
     });
     GroupSnapshot {
         group_id: g.group_id.clone(),
-        group_type: "streams",
-        group_state: g.state().name(),
+        group_type: "streams".to_owned(),
+        group_state: g.state().name().to_owned(),
         group_epoch: g.group_epoch,
         assignment_epoch: g.assignment_epoch,
         topology_epoch: g.topology_epoch(),
@@ -224,8 +228,8 @@ impl Coordinator {
         groups.extend(self.consumer_groups.values().map(|g| {
             GroupSnapshot {
                 group_id: g.group_id.clone(),
-                group_type: "consumer",
-                group_state: g.state(),
+                group_type: "consumer".to_owned(),
+                group_state: g.state().to_owned(),
                 group_epoch: g.epoch,
                 assignment_epoch: g.epoch,
                 topology_epoch: None,
@@ -273,3 +277,5 @@ impl Coordinator {
         }
     }
 }
+
+impl crate::protocol::json::Validate for Snapshot {}

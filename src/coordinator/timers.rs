@@ -17,28 +17,34 @@ enum Timer {
     ConsumerSession(String, String),
 }
 
+use crate::protocol::json::InputError;
+
 impl Coordinator {
     /// Moves the clock forward by `ms`, returning the events it caused (and those a
     /// context's `nowMs` caused since the last call).
-    pub fn advance_time(&mut self, ms: i64) -> Result<Vec<Event>, String> {
+    pub fn advance_time(&mut self, ms: i64) -> Result<Vec<Event>, InputError> {
+        let invalid = |message: String| InputError::Invalid {
+            what: "advanceTime".to_owned(),
+            path: "ms".to_owned(),
+            message,
+        };
         if ms < 0 {
-            return Err(format!(
-                "invalid advanceTime: ms: {ms} is negative; time never goes back"
-            ));
+            return Err(invalid(format!("{ms} is negative; time never goes back")));
         }
-        let to = self.now_ms.checked_add(ms).ok_or_else(|| {
-            format!("invalid advanceTime: ms: {ms} moves the clock past the largest int64")
-        })?;
+        let to = self
+            .now_ms
+            .checked_add(ms)
+            .ok_or_else(|| invalid(format!("{ms} moves the clock past the largest int64")))?;
         Ok(self.advance_to(to))
     }
 
     /// Moves the clock to `to_ms` (not before now).
-    pub fn advance_to_time(&mut self, to_ms: i64) -> Result<Vec<Event>, String> {
+    pub fn advance_to_time(&mut self, to_ms: i64) -> Result<Vec<Event>, InputError> {
         if to_ms < self.now_ms {
-            return Err(format!(
+            return Err(InputError::rejected(format!(
                 "invalid time: {to_ms} is before the coordinator's clock ({}); time never goes back",
                 self.now_ms
-            ));
+            )));
         }
         Ok(self.advance_to(to_ms))
     }

@@ -22,13 +22,176 @@
 //! change): `settled`: the group is Stable and every task of its topology is active on
 //! exactly one member, when its topology is ready and it has a non-stale member.
 
-pub mod view;
-
-use serde::Serialize;
+use crate::coordinator::snapshot::{GroupSnapshot, Snapshot, TasksSnapshot};
+use crate::protocol::json::{decode_str, Ignored, InputError};
+use crate::protocol::TaskIds;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
-use view::{GroupView, MemberView, Roles, SnapshotView, Task};
+use ts_rs::TS;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// A task: (subtopology id, partition).
+pub type Task = (String, i32);
+
+/// A member's tasks in the three roles (active, standby, warm-up).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Roles {
+    pub active: BTreeSet<Task>,
+    pub standby: BTreeSet<Task>,
+    pub warmup: BTreeSet<Task>,
+}
+
+impl Roles {
+    pub fn all(&self) -> [(&'static str, &BTreeSet<Task>); 3] {
+        [
+            ("active", &self.active),
+            ("standby", &self.standby),
+            ("warm-up", &self.warmup),
+        ]
+    }
+
+    pub fn union(&self, other: &Roles) -> Roles {
+        Roles {
+            active: self.active.union(&other.active).cloned().collect(),
+            standby: self.standby.union(&other.standby).cloned().collect(),
+            warmup: self.warmup.union(&other.warmup).cloned().collect(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemberView {
+    pub member_id: String,
+    pub process_id: String,
+    pub stale: bool,
+    pub member_epoch: i32,
+    pub previous_member_epoch: i32,
+    pub member_state: String,
+    pub assignment: Roles,
+    pub pending_revocation: Roles,
+    pub target: Roles,
+}
+
+impl MemberView {
+    /// Everything the member still holds: its assignment and what it has not yet revoked.
+    pub fn held(&self) -> Roles {
+        self.assignment.union(&self.pending_revocation)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupView {
+    pub group_id: String,
+    pub streams: bool,
+    pub state: String,
+    pub group_epoch: i32,
+    pub assignment_epoch: i32,
+    pub topology_epoch: Option<i32>,
+    /// The configured topology is ready (no status 1-4, no invalid topology).
+    pub ready: bool,
+    /// (subtopology id, number of tasks) of the configured topology.
+    pub subtopologies: Vec<(String, u32)>,
+    pub members: Vec<MemberView>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SnapshotView {
+    pub groups: Vec<GroupView>,
+}
+
+impl SnapshotView {
+    pub fn group(&self, id: &str) -> Option<&GroupView> {
+        self.groups.iter().find(|g| g.group_id == id)
+    }
+
+    /// What the rules read of a snapshot.
+    pub fn of(s: &Snapshot) -> SnapshotView {
+        SnapshotView {
+            groups: s.groups.iter().map(group).collect(),
+        }
+    }
+}
+
+fn tasks(list: &[TaskIds]) -> BTreeSet<Task> {
+    list.iter()
+        .flat_map(|t| t.partitions.iter().map(|p| (t.subtopology_id.clone(), *p)))
+        .collect()
+}
+
+fn roles(t: &TasksSnapshot) -> Roles {
+    Roles {
+        active: tasks(&t.active_tasks),
+        standby: tasks(&t.standby_tasks),
+        warmup: tasks(&t.warmup_tasks),
+    }
+}
+
+fn group(g: &GroupSnapshot) -> GroupView {
+    let streams = g.group_type == "streams";
+    let (ready, subtopologies) = match &g.configured_topology {
+        Some(c) => (
+            c.ready,
+            c.subtopologies
+                .iter()
+                .map(|s| (s.subtopology_id.clone(), s.num_tasks))
+                .collect(),
+        ),
+        None => (false, Vec::new()),
+    };
+    GroupView {
+        group_id: g.group_id.clone(),
+        streams,
+        state: g.group_state.clone(),
+        group_epoch: g.group_epoch,
+        assignment_epoch: g.assignment_epoch,
+        topology_epoch: g.topology_epoch,
+        ready,
+        subtopologies,
+        members: if streams {
+            g.members
+                .iter()
+                .map(|m| MemberView {
+                    member_id: m.member_id.clone(),
+                    process_id: m.process_id.clone(),
+                    stale: m.stale,
+                    member_epoch: m.member_epoch,
+                    previous_member_epoch: m.previous_member_epoch,
+                    member_state: m.member_state.clone(),
+                    assignment: roles(&m.assignment),
+                    pending_revocation: roles(&m.pending_revocation),
+                    target: roles(&m.target_assignment),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
+    }
+}
+
+/// A snapshot to check, from JSON text: a Coordinator's `snapshot()`, or a
+/// Simulation's (whose `coordinator` holds one). Either is decoded strictly.
+pub fn decode_snapshot(text: &str, what: &str) -> Result<Snapshot, InputError> {
+    #[derive(Deserialize)]
+    struct Peek {
+        #[serde(default)]
+        coordinator: Option<Ignored>,
+        #[serde(default)]
+        groups: Option<Ignored>,
+    }
+    let simulation = matches!(
+        serde_json::from_str::<Peek>(text),
+        Ok(Peek {
+            coordinator: Some(_),
+            groups: None
+        })
+    );
+    if simulation {
+        decode_str::<crate::sim::snapshot::SimSnapshot>(text, what).map(|s| s.coordinator)
+    } else {
+        decode_str::<Snapshot>(text, what)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Violation {
     pub rule: &'static str,
@@ -79,7 +242,10 @@ impl Out<'_> {
 }
 
 /// Every safety violation in `current`, and in the change from `previous` to it.
-pub fn check(previous: Option<&SnapshotView>, current: &SnapshotView) -> Vec<Violation> {
+pub fn check(previous: Option<&Snapshot>, current: &Snapshot) -> Vec<Violation> {
+    let previous = previous.map(SnapshotView::of);
+    let current = SnapshotView::of(current);
+    let previous = previous.as_ref();
     let mut all = Vec::new();
     for g in current.groups.iter().filter(|g| g.streams) {
         let mut out = Out {
@@ -99,16 +265,6 @@ pub fn check(previous: Option<&SnapshotView>, current: &SnapshotView) -> Vec<Vio
         all.extend(out.list);
     }
     all
-}
-
-/// `check` on coordinator snapshots.
-pub fn check_snapshots(
-    previous: Option<&crate::coordinator::snapshot::Snapshot>,
-    current: &crate::coordinator::snapshot::Snapshot,
-) -> Result<Vec<Violation>, String> {
-    let prev = previous.map(SnapshotView::from_snapshot).transpose()?;
-    let cur = SnapshotView::from_snapshot(current)?;
-    Ok(check(prev.as_ref(), &cur))
 }
 
 fn check_ownership(g: &GroupView, out: &mut Out<'_>) {
@@ -330,7 +486,8 @@ fn describe(r: &Roles) -> String {
 /// Liveness, for a snapshot taken after every member kept heartbeating with nothing
 /// changing: each group with a ready topology and a non-stale member is Stable, and
 /// every task of its topology is active on exactly one member.
-pub fn check_settled(current: &SnapshotView) -> Vec<Violation> {
+pub fn check_settled(current: &Snapshot) -> Vec<Violation> {
+    let current = SnapshotView::of(current);
     let mut all = Vec::new();
     for g in current.groups.iter().filter(|g| g.streams) {
         if !g.ready || g.members.iter().all(|m| m.stale) {

@@ -1,254 +1,177 @@
 //! Structures shared by several messages: KeyValue, Endpoint, TaskIds, TaskOffset,
 //! TopicInfo, CopartitionGroup, Subtopology, Topology.
 
-use crate::from_json_struct;
-use crate::protocol::json::{int64, DecodeError, FromJson};
-use serde::Serialize;
+use crate::protocol::json::{int64, list, partition, partitions, Invalid, Validate};
+use serde::{Deserialize, Deserializer, Serialize};
+use ts_rs::TS;
 
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct KeyValue {
     pub key: String,
     pub value: String,
 }
 
-from_json_struct!(
-    KeyValue,
-    "a {key, value} object",
-    "{key, value} objects",
-    |f| {
-        Ok(KeyValue {
-            key: f.required("key")?,
-            value: f.required("value")?,
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Endpoint {
     pub host: String,
     pub port: u16,
 }
 
-from_json_struct!(
-    Endpoint,
-    "a {host, port} object",
-    "{host, port} objects",
-    |f| {
-        Ok(Endpoint {
-            host: f.required("host")?,
-            port: f.required("port")?,
-        })
-    }
-);
-
-/// A non-negative int32: partitions and partition indexes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(transparent)]
-pub struct Partition(pub i32);
-
-impl FromJson for Partition {
-    const EXPECTED: &'static str = "a partition (a non-negative int32)";
-    const PLURAL: &'static str = "partitions (non-negative int32 numbers)";
-    fn from_json(
-        v: &serde_json::Value,
-        path: &crate::protocol::json::Path<'_>,
-    ) -> Result<Self, DecodeError> {
-        let p = i32::from_json(v, path)?;
-        if p < 0 {
-            return Err(DecodeError::new(path, format!("partition {p} is negative")));
-        }
-        Ok(Partition(p))
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// Tasks of one subtopology: `partitions` are non-negative int32 partition numbers.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TaskIds {
     pub subtopology_id: String,
+    #[serde(deserialize_with = "partitions::deserialize")]
     pub partitions: Vec<i32>,
 }
 
-from_json_struct!(TaskIds, "a TaskIds object", "TaskIds objects", |f| {
-    let partitions: Vec<Partition> = f.required("partitions")?;
-    Ok(TaskIds {
-        subtopology_id: f.required("subtopologyId")?,
-        partitions: partitions.into_iter().map(|p| p.0).collect(),
-    })
-});
-
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// A cumulative changelog offset of one task (int64).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TaskOffset {
     pub subtopology_id: String,
+    #[serde(deserialize_with = "partition::deserialize")]
     pub partition: i32,
     #[serde(with = "int64")]
+    #[ts(type = "Int64Input")]
     pub offset: i64,
 }
 
-from_json_struct!(
-    TaskOffset,
-    "a TaskOffset object",
-    "TaskOffset objects",
-    |f| {
-        let partition: Partition = f.required("partition")?;
-        Ok(TaskOffset {
-            subtopology_id: f.required("subtopologyId")?,
-            partition: partition.0,
-            offset: f.required("offset")?,
-        })
-    }
-);
-
-/// `partitions` 0 means "not fixed" (always 0 for changelogs).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// An internal topic: `partitions` 0 means "not fixed" (always 0 for changelogs).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TopicInfo {
     pub name: String,
+    #[serde(default, deserialize_with = "partition_count")]
+    #[ts(optional = nullable)]
     pub partitions: i32,
+    /// int16; 0 (the default) means the cluster's default; -1 reads as 0.
+    #[serde(default, deserialize_with = "replication_factor")]
+    #[ts(optional = nullable)]
     pub replication_factor: i16,
+    #[serde(default, deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub topic_configs: Vec<KeyValue>,
 }
 
-from_json_struct!(TopicInfo, "a TopicInfo object", "TopicInfo objects", |f| {
-    let partitions: i32 = f.or("partitions", 0)?;
-    if partitions < 0 {
-        return Err(DecodeError::new(
-            &f.path().key("partitions"),
-            format!("partition count {partitions} is negative"),
-        ));
+fn partition_count<'de, D: Deserializer<'de>>(d: D) -> Result<i32, D::Error> {
+    let n = i32::deserialize(d)?;
+    if n < 0 {
+        return Err(serde::de::Error::custom(format_args!(
+            "partition count {n} is negative"
+        )));
     }
-    let replication_factor: i16 = f.or("replicationFactor", 0)?;
-    if replication_factor < 0 && replication_factor != -1 {
-        return Err(DecodeError::new(
-            &f.path().key("replicationFactor"),
-            format!("replication factor {replication_factor} is negative"),
-        ));
-    }
-    Ok(TopicInfo {
-        name: f.required("name")?,
-        partitions,
-        replication_factor: replication_factor.max(0),
-        topic_configs: f.list("topicConfigs")?,
-    })
-});
+    Ok(n)
+}
 
-/// Indexes into the subtopology's own lists of sources, regexes and repartition sources.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
+fn replication_factor<'de, D: Deserializer<'de>>(d: D) -> Result<i16, D::Error> {
+    let r = i16::deserialize(d)?;
+    if r < -1 {
+        return Err(serde::de::Error::custom(format_args!(
+            "replication factor {r} is negative"
+        )));
+    }
+    Ok(r.max(0))
+}
+
+/// Indexes (int16) into the subtopology's own lists of sources, regexes and
+/// repartition sources.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CopartitionGroup {
+    #[serde(default, deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub source_topics: Vec<i16>,
+    #[serde(default, deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub source_topic_regex: Vec<i16>,
+    #[serde(default, deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub repartition_source_topics: Vec<i16>,
 }
 
-from_json_struct!(
-    CopartitionGroup,
-    "a CopartitionGroup object",
-    "CopartitionGroup objects",
-    |f| {
-        Ok(CopartitionGroup {
-            source_topics: f.list("sourceTopics")?,
-            source_topic_regex: f.list("sourceTopicRegex")?,
-            repartition_source_topics: f.list("repartitionSourceTopics")?,
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Subtopology {
     pub subtopology_id: String,
+    #[serde(default, deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub source_topics: Vec<String>,
+    #[serde(default, deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub source_topic_regex: Vec<String>,
+    #[serde(default, deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub state_changelog_topics: Vec<TopicInfo>,
+    #[serde(default, deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub repartition_sink_topics: Vec<String>,
+    #[serde(default, deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub repartition_source_topics: Vec<TopicInfo>,
+    #[serde(default, deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub copartition_groups: Vec<CopartitionGroup>,
 }
 
-from_json_struct!(
-    Subtopology,
-    "a Subtopology object",
-    "Subtopology objects",
-    |f| {
-        Ok(Subtopology {
-            subtopology_id: f.required("subtopologyId")?,
-            source_topics: f.list("sourceTopics")?,
-            source_topic_regex: f.list("sourceTopicRegex")?,
-            state_changelog_topics: f.list("stateChangelogTopics")?,
-            repartition_sink_topics: f.list("repartitionSinkTopics")?,
-            repartition_source_topics: f.list("repartitionSourceTopics")?,
-            copartition_groups: f.list("copartitionGroups")?,
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// A topology with its epoch (int32), sent on every join.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Topology {
     pub epoch: i32,
     pub subtopologies: Vec<Subtopology>,
 }
 
-from_json_struct!(Topology, "a Topology object", "Topology objects", |f| {
-    Ok(Topology {
-        epoch: f.required("epoch")?,
-        subtopologies: f.required("subtopologies")?,
-    })
-});
+impl Validate for Topology {}
 
 /// A status of a heartbeat response: `statusCode` per [`crate::protocol::StatusCode`].
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Status {
     pub status_code: i8,
     pub status_detail: String,
 }
 
-from_json_struct!(Status, "a Status object", "Status objects", |f| {
-    Ok(Status {
-        status_code: f.required("statusCode")?,
-        status_detail: f.required("statusDetail")?,
-    })
-});
-
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TopicPartitions {
     pub topic: String,
+    #[serde(deserialize_with = "partitions::deserialize")]
     pub partitions: Vec<i32>,
 }
 
-from_json_struct!(
-    TopicPartitions,
-    "a {topic, partitions} object",
-    "{topic, partitions} objects",
-    |f| {
-        let partitions: Vec<Partition> = f.required("partitions")?;
-        Ok(TopicPartitions {
-            topic: f.required("topic")?,
-            partitions: partitions.into_iter().map(|p| p.0).collect(),
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct EndpointToPartitions {
     pub user_endpoint: Endpoint,
     pub partitions: Vec<TopicPartitions>,
 }
 
-from_json_struct!(
-    EndpointToPartitions,
-    "an EndpointToPartitions object",
-    "EndpointToPartitions objects",
-    |f| {
-        Ok(EndpointToPartitions {
-            user_endpoint: f.required("userEndpoint")?,
-            partitions: f.required("partitions")?,
-        })
+/// Ids that must be unique in a list: the path of the second one names it.
+pub(crate) fn unique<'a>(
+    ids: impl IntoIterator<Item = &'a str>,
+    path: impl Fn(usize) -> String,
+    what: &str,
+) -> Result<(), Invalid> {
+    // Sorted (id, position): a repeated id sits next to its first occurrence.
+    let mut sorted: Vec<(&str, usize)> = ids.into_iter().zip(0..).collect();
+    sorted.sort_unstable();
+    let second = sorted
+        .windows(2)
+        .filter(|w| w[0].0 == w[1].0)
+        .map(|w| w[1])
+        .min_by_key(|(_, i)| *i);
+    match second {
+        Some((id, i)) => Err(Invalid::new(
+            path(i),
+            format!(
+                "duplicate {what} {:?}",
+                crate::protocol::json::truncate(id, 60)
+            ),
+        )),
+        None => Ok(()),
     }
-);
+}

@@ -2,52 +2,46 @@
 //! groups can live beside streams groups. Topic partitions are named by topic name
 //! (the simulated cluster has no topic ids).
 
-use crate::from_json_struct;
 use crate::protocol::common::TopicPartitions;
 use crate::protocol::errors::ProtocolError;
-use serde::Serialize;
+use crate::protocol::heartbeat::minus_one;
+use crate::protocol::json::{Ignored, Validate};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct ConsumerGroupHeartbeatRequest {
     pub group_id: String,
     pub member_id: String,
     pub member_epoch: i32,
     pub instance_id: Option<String>,
     pub rack_id: Option<String>,
+    #[serde(default = "minus_one")]
+    #[ts(optional = nullable)]
     pub rebalance_timeout_ms: i32,
     pub subscribed_topic_names: Option<Vec<String>>,
     pub server_assignor: Option<String>,
     pub topic_partitions: Option<Vec<TopicPartitions>>,
+    /// Defined by later Kafka versions: accepted and ignored.
+    #[serde(default, skip_serializing)]
+    #[ts(optional = nullable, type = "unknown")]
+    pub subscribed_topic_regex: Ignored,
+    #[serde(default, skip_serializing)]
+    #[ts(optional = nullable, type = "unknown")]
+    pub classic_member_metadata: Ignored,
 }
 
-from_json_struct!(
-    ConsumerGroupHeartbeatRequest,
-    "a ConsumerGroupHeartbeatRequest object",
-    "ConsumerGroupHeartbeatRequest objects",
-    |f| {
-        f.ignore(&["subscribedTopicRegex", "classicMemberMetadata"]);
-        Ok(ConsumerGroupHeartbeatRequest {
-            group_id: f.required("groupId")?,
-            member_id: f.required("memberId")?,
-            member_epoch: f.required("memberEpoch")?,
-            instance_id: f.or("instanceId", None)?,
-            rack_id: f.or("rackId", None)?,
-            rebalance_timeout_ms: f.or("rebalanceTimeoutMs", -1)?,
-            subscribed_topic_names: f.or("subscribedTopicNames", None)?,
-            server_assignor: f.or("serverAssignor", None)?,
-            topic_partitions: f.or("topicPartitions", None)?,
-        })
-    }
-);
+impl Validate for ConsumerGroupHeartbeatRequest {}
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ConsumerGroupAssignment {
     pub topic_partitions: Vec<TopicPartitions>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ConsumerGroupHeartbeatResponse {
     pub throttle_time_ms: i32,

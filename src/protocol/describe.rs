@@ -1,268 +1,212 @@
 //! StreamsGroupDescribe (API key 89) and ListGroups.
 
-use crate::from_json_struct;
 use crate::protocol::common::{Endpoint, KeyValue, TaskIds, TaskOffset, TopicInfo};
-use serde::Serialize;
+use crate::protocol::json::{list, Ignored, Validate};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct StreamsGroupDescribeRequest {
     pub group_ids: Vec<String>,
+    #[serde(default)]
+    #[ts(optional = nullable)]
     pub include_authorized_operations: bool,
+    /// Defined by later Kafka versions: accepted and ignored.
+    #[serde(default, skip_serializing)]
+    #[ts(optional = nullable, type = "unknown")]
+    pub include_topology_description: Ignored,
 }
 
-from_json_struct!(
-    StreamsGroupDescribeRequest,
-    "a StreamsGroupDescribeRequest object",
-    "StreamsGroupDescribeRequest objects",
-    |f| {
-        f.ignore(&["includeTopologyDescription"]);
-        Ok(StreamsGroupDescribeRequest {
-            group_ids: f.required("groupIds")?,
-            include_authorized_operations: f.or("includeAuthorizedOperations", false)?,
-        })
-    }
-);
+impl Validate for StreamsGroupDescribeRequest {}
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StreamsGroupDescribeResponse {
+    #[serde(default)]
     pub throttle_time_ms: i32,
     pub groups: Vec<DescribedGroup>,
 }
 
-from_json_struct!(
-    StreamsGroupDescribeResponse,
-    "a StreamsGroupDescribeResponse object",
-    "StreamsGroupDescribeResponse objects",
-    |f| {
-        Ok(StreamsGroupDescribeResponse {
-            throttle_time_ms: f.or("throttleTimeMs", 0)?,
-            groups: f.required("groups")?,
-        })
-    }
-);
+impl Validate for StreamsGroupDescribeResponse {}
 
 /// Kafka's `authorizedOperations` default when not requested.
 pub const AUTHORIZED_OPERATIONS_OMITTED: i32 = i32::MIN;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DescribedGroup {
     pub error_code: i16,
+    #[serde(default)]
     pub error_message: Option<String>,
     pub group_id: String,
+    #[serde(default)]
     pub group_state: String,
+    #[serde(default)]
     pub group_epoch: i32,
+    #[serde(default)]
     pub assignment_epoch: i32,
     /// The seed's field: the group's topology epoch (-1 before it has a topology).
+    #[serde(default = "crate::protocol::heartbeat::minus_one")]
     pub topology_epoch: i32,
     /// Kafka's field: configured topology when ready, the raw one otherwise, null before any.
+    #[serde(default)]
     pub topology: Option<DescribedTopology>,
+    #[serde(default, deserialize_with = "list")]
     pub members: Vec<DescribedMember>,
+    #[serde(default = "authorized_operations_omitted")]
     pub authorized_operations: i32,
+    /// Defined by later Kafka versions: accepted and ignored.
+    #[serde(default, skip_serializing)]
+    #[ts(optional = nullable, type = "unknown")]
+    pub topology_description: Ignored,
+    #[serde(default, skip_serializing)]
+    #[ts(optional = nullable, type = "unknown")]
+    pub topology_description_status: Ignored,
+    #[serde(default, skip_serializing)]
+    #[ts(optional = nullable, type = "unknown")]
+    pub assignor_name: Ignored,
 }
 
-from_json_struct!(
-    DescribedGroup,
-    "a DescribedGroup object",
-    "DescribedGroup objects",
-    |f| {
-        f.ignore(&[
-            "topologyDescription",
-            "topologyDescriptionStatus",
-            "assignorName",
-        ]);
-        Ok(DescribedGroup {
-            error_code: f.required("errorCode")?,
-            error_message: f.or("errorMessage", None)?,
-            group_id: f.required("groupId")?,
-            group_state: f.or("groupState", String::new())?,
-            group_epoch: f.or("groupEpoch", 0)?,
-            assignment_epoch: f.or("assignmentEpoch", 0)?,
-            topology_epoch: f.or("topologyEpoch", -1)?,
-            topology: f.or("topology", None)?,
-            members: f.list("members")?,
-            authorized_operations: f.or("authorizedOperations", AUTHORIZED_OPERATIONS_OMITTED)?,
-        })
-    }
-);
+fn authorized_operations_omitted() -> i32 {
+    AUTHORIZED_OPERATIONS_OMITTED
+}
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DescribedTopology {
     pub epoch: i32,
+    #[serde(default, deserialize_with = "list")]
     pub subtopologies: Vec<DescribedSubtopology>,
 }
 
-from_json_struct!(
-    DescribedTopology,
-    "a described Topology object",
-    "described Topology objects",
-    |f| {
-        Ok(DescribedTopology {
-            epoch: f.required("epoch")?,
-            subtopologies: f.list("subtopologies")?,
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DescribedSubtopology {
     pub subtopology_id: String,
+    #[serde(default, deserialize_with = "list")]
     pub source_topics: Vec<String>,
     /// Unresolved regexes (only while the topology is not configured).
+    #[serde(default, deserialize_with = "list")]
     pub source_topic_regex: Vec<String>,
+    #[serde(default, deserialize_with = "list")]
     pub repartition_sink_topics: Vec<String>,
+    #[serde(default, deserialize_with = "list")]
     pub state_changelog_topics: Vec<TopicInfo>,
+    #[serde(default, deserialize_with = "list")]
     pub repartition_source_topics: Vec<TopicInfo>,
 }
 
-from_json_struct!(
-    DescribedSubtopology,
-    "a described Subtopology object",
-    "described Subtopology objects",
-    |f| {
-        Ok(DescribedSubtopology {
-            subtopology_id: f.required("subtopologyId")?,
-            source_topics: f.list("sourceTopics")?,
-            source_topic_regex: f.list("sourceTopicRegex")?,
-            repartition_sink_topics: f.list("repartitionSinkTopics")?,
-            state_changelog_topics: f.list("stateChangelogTopics")?,
-            repartition_source_topics: f.list("repartitionSourceTopics")?,
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Assignment {
+    #[serde(default, deserialize_with = "list")]
     pub active_tasks: Vec<TaskIds>,
+    #[serde(default, deserialize_with = "list")]
     pub standby_tasks: Vec<TaskIds>,
+    #[serde(default, deserialize_with = "list")]
     pub warmup_tasks: Vec<TaskIds>,
 }
 
-from_json_struct!(
-    Assignment,
-    "an Assignment object",
-    "Assignment objects",
-    |f| {
-        Ok(Assignment {
-            active_tasks: f.list("activeTasks")?,
-            standby_tasks: f.list("standbyTasks")?,
-            warmup_tasks: f.list("warmupTasks")?,
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DescribedMember {
     pub member_id: String,
     pub member_epoch: i32,
     /// Addition to Kafka's schema: `Stable`, `UnrevokedTasks` or `UnreleasedTasks`.
+    #[serde(default)]
     pub member_state: String,
+    #[serde(default)]
     pub instance_id: Option<String>,
+    #[serde(default)]
     pub rack_id: Option<String>,
+    #[serde(default)]
     pub client_id: String,
+    #[serde(default)]
     pub client_host: String,
+    #[serde(default)]
     pub topology_epoch: i32,
+    #[serde(default)]
     pub process_id: String,
+    #[serde(default)]
     pub user_endpoint: Option<Endpoint>,
+    #[serde(default, deserialize_with = "list")]
     pub client_tags: Vec<KeyValue>,
+    #[serde(default, deserialize_with = "list")]
     pub task_offsets: Vec<TaskOffset>,
+    #[serde(default, deserialize_with = "list")]
     pub task_end_offsets: Vec<TaskOffset>,
     pub assignment: Assignment,
     pub target_assignment: Assignment,
+    #[serde(default)]
     pub is_classic: bool,
 }
 
-from_json_struct!(
-    DescribedMember,
-    "a described Member object",
-    "described Member objects",
-    |f| {
-        Ok(DescribedMember {
-            member_id: f.required("memberId")?,
-            member_epoch: f.required("memberEpoch")?,
-            member_state: f.or("memberState", String::new())?,
-            instance_id: f.or("instanceId", None)?,
-            rack_id: f.or("rackId", None)?,
-            client_id: f.or("clientId", String::new())?,
-            client_host: f.or("clientHost", String::new())?,
-            topology_epoch: f.or("topologyEpoch", 0)?,
-            process_id: f.or("processId", String::new())?,
-            user_endpoint: f.or("userEndpoint", None)?,
-            client_tags: f.list("clientTags")?,
-            task_offsets: f.list("taskOffsets")?,
-            task_end_offsets: f.list("taskEndOffsets")?,
-            assignment: f.required("assignment")?,
-            target_assignment: f.required("targetAssignment")?,
-            is_classic: f.or("isClassic", false)?,
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct ListGroupsRequest {
+    #[serde(default, deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub types_filter: Vec<String>,
+    #[serde(default, deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub states_filter: Vec<String>,
 }
 
-from_json_struct!(
-    ListGroupsRequest,
-    "a ListGroupsRequest object",
-    "ListGroupsRequest objects",
-    |f| {
-        Ok(ListGroupsRequest {
-            types_filter: f.list("typesFilter")?,
-            states_filter: f.list("statesFilter")?,
-        })
-    }
-);
+impl Validate for ListGroupsRequest {}
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ListGroupsResponse {
+    #[serde(default)]
     pub throttle_time_ms: i32,
     pub error_code: i16,
+    #[serde(default, deserialize_with = "list")]
     pub groups: Vec<ListedGroup>,
 }
 
-from_json_struct!(
-    ListGroupsResponse,
-    "a ListGroupsResponse object",
-    "ListGroupsResponse objects",
-    |f| {
-        Ok(ListGroupsResponse {
-            throttle_time_ms: f.or("throttleTimeMs", 0)?,
-            error_code: f.required("errorCode")?,
-            groups: f.list("groups")?,
-        })
-    }
-);
+impl Validate for ListGroupsResponse {}
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ListedGroup {
     pub group_id: String,
+    #[serde(default)]
     pub protocol_type: String,
+    #[serde(default)]
     pub group_state: String,
+    #[serde(default)]
     pub group_type: String,
 }
 
-from_json_struct!(
-    ListedGroup,
-    "a ListedGroup object",
-    "ListedGroup objects",
-    |f| {
-        Ok(ListedGroup {
-            group_id: f.required("groupId")?,
-            protocol_type: f.or("protocolType", String::new())?,
-            group_state: f.or("groupState", String::new())?,
-            group_type: f.or("groupType", String::new())?,
-        })
+/// `describe()`'s first argument: an array of group ids, one id, or a request object.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GroupIds(pub Vec<String>);
+
+impl<'de> Deserialize<'de> for GroupIds {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::{value, MapAccess, SeqAccess, Visitor};
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = GroupIds;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an array of group ids, a group id or {groupIds}")
+            }
+            fn visit_str<E>(self, s: &str) -> Result<GroupIds, E> {
+                Ok(GroupIds(vec![s.to_owned()]))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<GroupIds, A::Error> {
+                Vec::deserialize(value::SeqAccessDeserializer::new(seq)).map(GroupIds)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<GroupIds, A::Error> {
+                StreamsGroupDescribeRequest::deserialize(value::MapAccessDeserializer::new(map))
+                    .map(|r| GroupIds(r.group_ids))
+            }
+        }
+        d.deserialize_any(V)
     }
-);
+}
+
+impl Validate for GroupIds {}

@@ -1,24 +1,31 @@
 //! StreamsGroupHeartbeat (API key 88, version 0): request and response.
 
-use crate::from_json_struct;
 use crate::protocol::common::{
     Endpoint, EndpointToPartitions, KeyValue, Status, TaskIds, TaskOffset, Topology,
 };
 use crate::protocol::errors::{ErrorCode, ProtocolError};
-use serde::Serialize;
+use crate::protocol::json::{int64, Ignored, Validate};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 pub const JOIN_GROUP_MEMBER_EPOCH: i32 = 0;
 pub const LEAVE_GROUP_MEMBER_EPOCH: i32 = -1;
 pub const LEAVE_GROUP_STATIC_MEMBER_EPOCH: i32 = -2;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// memberEpoch: 0 join/rejoin, -1 leave, -2 static member leaves temporarily, > 0
+/// the current epoch. A nullable field that is omitted is null ("unchanged").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct StreamsGroupHeartbeatRequest {
     pub group_id: String,
     pub member_id: String,
     pub member_epoch: i32,
     pub instance_id: Option<String>,
     pub rack_id: Option<String>,
+    /// -1 (the default) = unchanged; must be > 0 on the first heartbeat.
+    #[serde(default = "minus_one")]
+    #[ts(optional = nullable)]
     pub rebalance_timeout_ms: i32,
     pub topology: Option<Topology>,
     pub active_tasks: Option<Vec<TaskIds>>,
@@ -29,8 +36,20 @@ pub struct StreamsGroupHeartbeatRequest {
     pub client_tags: Option<Vec<KeyValue>>,
     pub task_offsets: Option<Vec<TaskOffset>>,
     pub task_end_offsets: Option<Vec<TaskOffset>>,
+    #[serde(default)]
+    #[ts(optional = nullable)]
     pub shutdown_application: bool,
+    /// Defined by later Kafka versions: accepted and ignored.
+    #[serde(default, skip_serializing)]
+    #[ts(optional = nullable, type = "unknown")]
+    pub endpoint_information_epoch: Ignored,
 }
+
+pub(crate) fn minus_one() -> i32 {
+    -1
+}
+
+impl Validate for StreamsGroupHeartbeatRequest {}
 
 impl Default for StreamsGroupHeartbeatRequest {
     fn default() -> Self {
@@ -51,58 +70,49 @@ impl Default for StreamsGroupHeartbeatRequest {
             task_offsets: None,
             task_end_offsets: None,
             shutdown_application: false,
+            endpoint_information_epoch: Ignored,
         }
     }
 }
 
-/// Keys that later Kafka versions added to the request: accepted and ignored.
-pub const IGNORABLE_REQUEST_KEYS: &[&str] = &["endpointInformationEpoch"];
-
-from_json_struct!(
-    StreamsGroupHeartbeatRequest,
-    "a StreamsGroupHeartbeatRequest object",
-    "StreamsGroupHeartbeatRequest objects",
-    |f| {
-        f.ignore(IGNORABLE_REQUEST_KEYS);
-        Ok(StreamsGroupHeartbeatRequest {
-            group_id: f.required("groupId")?,
-            member_id: f.required("memberId")?,
-            member_epoch: f.required("memberEpoch")?,
-            instance_id: f.or("instanceId", None)?,
-            rack_id: f.or("rackId", None)?,
-            rebalance_timeout_ms: f.or("rebalanceTimeoutMs", -1)?,
-            topology: f.or("topology", None)?,
-            active_tasks: f.or("activeTasks", None)?,
-            standby_tasks: f.or("standbyTasks", None)?,
-            warmup_tasks: f.or("warmupTasks", None)?,
-            process_id: f.or("processId", None)?,
-            user_endpoint: f.or("userEndpoint", None)?,
-            client_tags: f.or("clientTags", None)?,
-            task_offsets: f.or("taskOffsets", None)?,
-            task_end_offsets: f.or("taskEndOffsets", None)?,
-            shutdown_application: f.or("shutdownApplication", false)?,
-        })
-    }
-);
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StreamsGroupHeartbeatResponse {
+    #[serde(default)]
     pub throttle_time_ms: i32,
+    /// 0 on success, else a Kafka error code.
     pub error_code: i16,
+    #[serde(default)]
     pub error_message: Option<String>,
+    #[serde(default)]
     pub member_id: Option<String>,
     pub member_epoch: i32,
+    #[serde(default)]
     pub heartbeat_interval_ms: i32,
-    #[serde(with = "crate::protocol::json::int64")]
+    #[serde(default, with = "int64")]
+    #[ts(type = "Int64")]
     pub acceptable_recovery_lag: i64,
+    #[serde(default)]
     pub task_offset_interval_ms: i32,
+    /// Every status that holds, in code order; null when unchanged since the last response.
     pub status: Option<Vec<Status>>,
     pub active_tasks: Option<Vec<TaskIds>>,
     pub standby_tasks: Option<Vec<TaskIds>>,
     pub warmup_tasks: Option<Vec<TaskIds>>,
     pub partitions_by_user_endpoint: Option<Vec<EndpointToPartitions>>,
+    /// Defined by later Kafka versions: accepted and ignored.
+    #[serde(default, skip_serializing)]
+    #[ts(optional = nullable, type = "unknown")]
+    pub endpoint_information_epoch: Ignored,
+    #[serde(default, skip_serializing)]
+    #[ts(optional = nullable, type = "unknown")]
+    pub topology_description_required: Ignored,
+    #[serde(default, skip_serializing)]
+    #[ts(optional = nullable, type = "unknown")]
+    pub acceptable_recovery_lag_legacy: Ignored,
 }
+
+impl Validate for StreamsGroupHeartbeatResponse {}
 
 impl StreamsGroupHeartbeatResponse {
     /// An error answer: the code, its message, nothing else.
@@ -120,31 +130,3 @@ impl StreamsGroupHeartbeatResponse {
         ErrorCode::from_code(self.error_code)
     }
 }
-
-from_json_struct!(
-    StreamsGroupHeartbeatResponse,
-    "a StreamsGroupHeartbeatResponse object",
-    "StreamsGroupHeartbeatResponse objects",
-    |f| {
-        f.ignore(&[
-            "endpointInformationEpoch",
-            "topologyDescriptionRequired",
-            "acceptableRecoveryLagLegacy",
-        ]);
-        Ok(StreamsGroupHeartbeatResponse {
-            throttle_time_ms: f.or("throttleTimeMs", 0)?,
-            error_code: f.required("errorCode")?,
-            error_message: f.or("errorMessage", None)?,
-            member_id: f.or("memberId", None)?,
-            member_epoch: f.required("memberEpoch")?,
-            heartbeat_interval_ms: f.or("heartbeatIntervalMs", 0)?,
-            acceptable_recovery_lag: f.or("acceptableRecoveryLag", 0)?,
-            task_offset_interval_ms: f.or("taskOffsetIntervalMs", 0)?,
-            status: f.or("status", None)?,
-            active_tasks: f.or("activeTasks", None)?,
-            standby_tasks: f.or("standbyTasks", None)?,
-            warmup_tasks: f.or("warmupTasks", None)?,
-            partitions_by_user_endpoint: f.or("partitionsByUserEndpoint", None)?,
-        })
-    }
-);

@@ -1,97 +1,180 @@
-//! Strict JSON decoding with field paths.
+//! Decoding of every input: JSON text straight into the typed structs (serde derive),
+//! with the field path of the first error (`serde_path_to_error`) and the limits of
+//! README "Limits" (input size, nesting, string length). Each message type also has
+//! one `validate()` for its cross-field rules.
 //!
-//! Every message is decoded by hand from a `serde_json::Value`, so that each error
-//! names the field it is about (`topology.subtopologies[2].sourceTopics: expected
-//! array of strings`), numbers are range-checked to their Kafka type, int64 values may
-//! be decimal strings, and unknown keys are rejected unless a later Kafka version
-//! defined them. Nothing here panics, whatever the input.
+//! A decode runs untracked first (tracking costs an allocation per key); only a
+//! failing input is decoded a second time, tracked, to name the field. Both runs see
+//! the same text, so they fail at the same place.
 
-use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Number, Value};
+use serde::de::{self, DeserializeOwned, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer};
+use std::collections::BTreeMap;
 use std::fmt;
+use std::marker::PhantomData;
 
-/// A malformed input: `path` is the field path (`a.b[2].c`), empty for the root.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DecodeError {
-    pub path: String,
-    pub message: String,
+/// Malformed input: thrown to JS as an `Error` with `.kind` and `.path`. Protocol
+/// errors are not these: they are responses with Kafka's error codes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InputError {
+    /// Not JSON (or not convertible to JSON), or nothing where an input is required.
+    #[error("invalid {what}: {message}")]
+    Syntax { what: String, message: String },
+    /// The wrong shape: an unknown or missing field, a wrong type, a number out of range.
+    #[error("invalid {what}: {}", at(path, message))]
+    Decode {
+        what: String,
+        path: String,
+        message: String,
+    },
+    /// Well-formed, but against a rule across fields (`validate()`).
+    #[error("invalid {what}: {}", at(path, message))]
+    Invalid {
+        what: String,
+        path: String,
+        message: String,
+    },
+    /// Beyond a limit of README "Limits".
+    #[error("invalid {what}: {}", at(path, message))]
+    Limit {
+        what: String,
+        path: String,
+        message: String,
+    },
+    /// A valid input the current state refuses (time going back, an unknown process).
+    #[error("{message}")]
+    Rejected { message: String },
 }
 
-impl DecodeError {
-    pub fn new(path: &Path<'_>, message: impl Into<String>) -> Self {
-        DecodeError {
-            path: path.render(),
+fn at(path: &str, message: &str) -> String {
+    if path.is_empty() {
+        message.to_owned()
+    } else {
+        format!("{path}: {message}")
+    }
+}
+
+impl InputError {
+    /// `syntax`, `decode`, `invalid`, `limit` or `rejected` (the JS `Error.kind`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            InputError::Syntax { .. } => "syntax",
+            InputError::Decode { .. } => "decode",
+            InputError::Invalid { .. } => "invalid",
+            InputError::Limit { .. } => "limit",
+            InputError::Rejected { .. } => "rejected",
+        }
+    }
+
+    /// The field path (`topology.subtopologies[2].sourceTopics`), empty for the root.
+    pub fn path(&self) -> &str {
+        match self {
+            InputError::Decode { path, .. }
+            | InputError::Invalid { path, .. }
+            | InputError::Limit { path, .. } => path,
+            InputError::Syntax { .. } | InputError::Rejected { .. } => "",
+        }
+    }
+
+    pub fn rejected(message: impl Into<String>) -> Self {
+        InputError::Rejected {
             message: message.into(),
         }
     }
 
-    /// Prefixes the error with what was being decoded: `invalid heartbeat: ...`.
-    pub fn context(&self, what: &str) -> String {
-        format!("invalid {what}: {self}")
-    }
-}
-
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            write!(f, "{}", self.message)
-        } else {
-            write!(f, "{}: {}", self.path, self.message)
+    /// The same error about `what`: a failed cross-field rule becomes `Invalid`.
+    fn about(invalid: Invalid, what: &str) -> Self {
+        InputError::Invalid {
+            what: what.to_owned(),
+            path: invalid.path,
+            message: invalid.message,
         }
     }
 }
 
-impl std::error::Error for DecodeError {}
-
-/// A field path built on the stack while decoding; rendered only on error.
-#[derive(Clone, Copy)]
-pub enum Path<'a> {
-    Root,
-    Key(&'a Path<'a>, &'a str),
-    Index(&'a Path<'a>, usize),
+/// A broken cross-field rule, from a `validate()`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invalid {
+    pub path: String,
+    pub message: String,
 }
 
-impl<'a> Path<'a> {
-    pub fn key(&'a self, key: &'a str) -> Path<'a> {
-        Path::Key(self, key)
-    }
-
-    pub fn index(&'a self, i: usize) -> Path<'a> {
-        Path::Index(self, i)
-    }
-
-    pub fn render(&self) -> String {
-        let mut out = String::new();
-        self.render_into(&mut out);
-        out
-    }
-
-    fn render_into(&self, out: &mut String) {
-        match self {
-            Path::Root => {}
-            Path::Key(parent, key) => {
-                parent.render_into(out);
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push_str(key);
-            }
-            Path::Index(parent, i) => {
-                parent.render_into(out);
-                out.push_str(&format!("[{i}]"));
-            }
+impl Invalid {
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Invalid {
+            path: path.into(),
+            message: message.into(),
         }
+    }
+
+    /// The same rule one level down: `members[2]` + `memberId`.
+    pub fn under(self, prefix: &str) -> Self {
+        Invalid {
+            path: join(prefix, &self.path),
+            message: self.message,
+        }
+    }
+}
+
+/// The cross-field rules of a decoded input (none by default).
+pub trait Validate {
+    fn validate(&self) -> Result<(), Invalid> {
+        Ok(())
+    }
+}
+
+impl<T: Validate> Validate for Vec<T> {
+    fn validate(&self) -> Result<(), Invalid> {
+        for (i, x) in self.iter().enumerate() {
+            x.validate().map_err(|e| e.under(&format!("[{i}]")))?;
+        }
+        Ok(())
+    }
+}
+
+impl<T: Validate> Validate for Option<T> {
+    fn validate(&self) -> Result<(), Invalid> {
+        self.as_ref().map_or(Ok(()), Validate::validate)
+    }
+}
+
+impl<T: Validate + ?Sized> Validate for Box<T> {
+    fn validate(&self) -> Result<(), Invalid> {
+        (**self).validate()
+    }
+}
+
+impl Validate for String {}
+impl Validate for i64 {}
+impl Validate for i32 {}
+
+fn join(prefix: &str, path: &str) -> String {
+    match (prefix.is_empty(), path.is_empty()) {
+        (true, _) => path.to_owned(),
+        (_, true) => prefix.to_owned(),
+        _ if path.starts_with('[') => format!("{prefix}{path}"),
+        _ => format!("{prefix}.{path}"),
+    }
+}
+
+/// A key that later Kafka versions define: accepted whatever its value, never written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Ignored;
+
+impl<'de> Deserialize<'de> for Ignored {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de::IgnoredAny::deserialize(d).map(|_| Ignored)
     }
 }
 
 /// Largest integer a JS number holds exactly.
 pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 
-/// Parses JSON text, rejecting duplicate keys (serde_json would keep the last one
-/// silently) and nesting deeper than serde_json's recursion limit.
-pub fn parse(text: &str) -> Result<Value, DecodeError> {
+/// Decodes one input from JSON text; `what` names it in errors (`invalid heartbeat: ...`).
+pub fn decode_str<T: DeserializeOwned + Validate>(text: &str, what: &str) -> Result<T, InputError> {
     if text.len() > crate::limits::MAX_INPUT_BYTES {
-        return Err(DecodeError {
+        return Err(InputError::Limit {
+            what: what.to_owned(),
             path: String::new(),
             message: format!(
                 "{} bytes of JSON; at most {} are accepted (see README, Limits)",
@@ -100,205 +183,237 @@ pub fn parse(text: &str) -> Result<Value, DecodeError> {
             ),
         });
     }
+    check_string_lengths(text, what)?;
     let mut de = serde_json::Deserializer::from_str(text);
-    let value = StrictValue
-        .deserialize(&mut de)
-        .and_then(|v| de.end().map(|_| v))
-        .map_err(|e| DecodeError {
-            path: String::new(),
-            message: format!("not valid JSON: {e}"),
-        })?;
+    let value = match T::deserialize(&mut de).and_then(|v| de.end().map(|()| v)) {
+        Ok(v) => v,
+        Err(_) => return Err(tracked_error::<T>(text, what)),
+    };
+    value.validate().map_err(|e| InputError::about(e, what))?;
     Ok(value)
 }
 
-struct StrictValue;
-
-impl<'de> DeserializeSeed<'de> for StrictValue {
-    type Value = Value;
-    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        d.deserialize_any(StrictVisitor)
-    }
+/// Decodes a `serde_json::Value` (tests and tools build inputs this way): its text.
+pub fn decode<T: DeserializeOwned + Validate>(
+    v: &serde_json::Value,
+    what: &str,
+) -> Result<T, InputError> {
+    decode_str(&v.to_string(), what)
 }
 
-struct StrictVisitor;
-
-impl<'de> Visitor<'de> for StrictVisitor {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::Number(v.into()))
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::Number(v.into()))
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_owned()))
-    }
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
-    }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_none<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut out = Vec::new();
-        while let Some(v) = seq.next_element_seed(StrictValue)? {
-            out.push(v);
-        }
-        Ok(Value::Array(out))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut out = Map::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if out.contains_key(&key) {
-                return Err(de::Error::custom(format_args!("duplicate key `{key}`")));
-            }
-            let v = map.next_value_seed(StrictValue)?;
-            out.insert(key, v);
-        }
-        Ok(Value::Object(out))
-    }
-}
-
-/// Decoding of one JSON value into a Rust value.
-pub trait FromJson: Sized {
-    /// How an expected value of this type is named in errors ("a string").
-    const EXPECTED: &'static str;
-    /// The same in the plural, for arrays ("strings").
-    const PLURAL: &'static str;
-    fn from_json(v: &Value, path: &Path<'_>) -> Result<Self, DecodeError>;
-}
-
-/// Decodes a whole message from a value, with `what` naming it in errors.
-pub fn decode<T: FromJson>(v: &Value, what: &str) -> Result<T, String> {
-    T::from_json(v, &Path::Root).map_err(|e| e.context(what))
-}
-
-/// Decodes a whole message from JSON text.
-pub fn decode_str<T: FromJson>(text: &str, what: &str) -> Result<T, String> {
-    let v = parse(text).map_err(|e| e.context(what))?;
-    decode(&v, what)
-}
-
-fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-pub fn mismatch(v: &Value, path: &Path<'_>, expected: &str) -> DecodeError {
-    DecodeError::new(path, format!("expected {expected}, found {}", type_name(v)))
-}
-
-impl FromJson for String {
-    const EXPECTED: &'static str = "a string";
-    const PLURAL: &'static str = "strings";
-    fn from_json(v: &Value, path: &Path<'_>) -> Result<Self, DecodeError> {
-        match v {
-            Value::String(s) if s.len() > crate::limits::MAX_STRING_BYTES => Err(DecodeError::new(
-                path,
-                format!(
-                    "a string of {} bytes; at most {} are accepted (Kafka's STRING limit)",
-                    s.len(),
-                    crate::limits::MAX_STRING_BYTES
-                ),
-            )),
-            Value::String(s) => Ok(s.clone()),
-            _ => Err(mismatch(v, path, Self::EXPECTED)),
-        }
-    }
-}
-
-impl FromJson for bool {
-    const EXPECTED: &'static str = "a boolean";
-    const PLURAL: &'static str = "booleans";
-    fn from_json(v: &Value, path: &Path<'_>) -> Result<Self, DecodeError> {
-        match v {
-            Value::Bool(b) => Ok(*b),
-            _ => Err(mismatch(v, path, Self::EXPECTED)),
-        }
-    }
-}
-
-/// An integer that must be whole; a float with a fraction or out of i64 range is an error.
-fn integer(v: &Value, path: &Path<'_>, expected: &str) -> Result<i64, DecodeError> {
-    match v {
-        Value::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                Ok(i)
-            } else if n.as_u64().is_some() {
-                Err(DecodeError::new(
-                    path,
-                    format!("{n} is out of range for {expected}"),
-                ))
-            } else {
-                match n.as_f64() {
-                    Some(f) if f.fract() == 0.0 && f.abs() < 9.2e18 => Ok(f as i64),
-                    Some(f) if f.fract() == 0.0 => Err(DecodeError::new(
-                        path,
-                        format!("{n} is out of range for {expected}"),
-                    )),
-                    _ => Err(DecodeError::new(
-                        path,
-                        format!("expected {expected}, found the fraction {n}"),
-                    )),
-                }
-            }
-        }
-        _ => Err(mismatch(v, path, expected)),
-    }
-}
-
-macro_rules! small_int {
-    ($t:ty, $name:literal, $plural:literal) => {
-        impl FromJson for $t {
-            const EXPECTED: &'static str = $name;
-            const PLURAL: &'static str = $plural;
-            fn from_json(v: &Value, path: &Path<'_>) -> Result<Self, DecodeError> {
-                let i = integer(v, path, $name)?;
-                <$t>::try_from(i).map_err(|_| {
-                    DecodeError::new(path, format!("{i} is out of range for {}", $name))
-                })
+/// The error of a failing decode, with its path: the same decode, tracked.
+#[cold]
+fn tracked_error<T: DeserializeOwned>(text: &str, what: &str) -> InputError {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let mut track = serde_path_to_error::Track::new();
+    let tracked = serde_path_to_error::Deserializer::new(&mut de, &mut track);
+    let err = match T::deserialize(tracked).and_then(|_| de.end()) {
+        Err(e) => e,
+        Ok(()) => {
+            return InputError::Decode {
+                what: what.to_owned(),
+                path: String::new(),
+                message: "rejected on a first reading and accepted on a second".to_owned(),
             }
         }
     };
+    from_serde(&err, &render(&track.path()), what)
 }
 
-small_int!(i8, "an int8", "int8 numbers");
-small_int!(i16, "an int16", "int16 numbers");
-small_int!(i32, "an int32", "int32 numbers");
-small_int!(u16, "a uint16", "uint16 numbers");
-
-impl FromJson for i64 {
-    const EXPECTED: &'static str = "an int64 (a number or a decimal string)";
-    const PLURAL: &'static str = "int64 values";
-    fn from_json(v: &Value, path: &Path<'_>) -> Result<Self, DecodeError> {
-        match v {
-            Value::String(s) => s.trim().parse::<i64>().map_err(|_| {
-                DecodeError::new(
-                    path,
-                    format!("expected an int64, found the string {:?}", truncate(s, 40)),
-                )
-            }),
-            _ => integer(v, path, "an int64"),
+/// A field path as errors show it (`a.b[2].c`); keys beyond 60 characters shortened.
+fn render(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => out.push_str(&format!("[{index}]")),
+            Segment::Map { key } | Segment::Enum { variant: key } => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(&truncate(key, 60));
+            }
+            Segment::Unknown => {}
         }
+    }
+    out
+}
+
+/// Words a serde_json error: its position dropped (the path names the place), and a
+/// path nested by a `tagged` fallback joined to the outer one.
+fn from_serde(err: &serde_json::Error, outer: &str, what: &str) -> InputError {
+    let text = err.to_string();
+    let text = match text.rfind(" at line ") {
+        Some(i) if err.line() > 0 => text[..i].to_owned(),
+        _ => text,
+    };
+    if err.is_syntax() || err.is_eof() {
+        return InputError::Syntax {
+            what: what.to_owned(),
+            message: format!("not valid JSON: {err}"),
+        };
+    }
+    let (path, message) = match text
+        .split_once(NESTED)
+        .and_then(|(_, r)| r.split_once(NESTED))
+    {
+        Some((inner, message)) => (join(outer, inner), message.to_owned()),
+        None => (outer.to_owned(), text),
+    };
+    if let Some(message) = message.strip_prefix(LIMIT) {
+        return InputError::Limit {
+            what: what.to_owned(),
+            path,
+            message: message.to_owned(),
+        };
+    }
+    // serde reads a struct from an array too (by position); its error for an array of
+    // the wrong length reads as if arrays were the form to use.
+    let message = match message
+        .strip_prefix("invalid length ")
+        .and_then(|m| m.split_once(", expected struct "))
+        .and_then(|(_, m)| m.split_once(" with "))
+    {
+        Some((name, _)) => format!("expected a {name} object, found an array"),
+        None => message,
+    };
+    // The path names an unknown field already (shortened): the message need not.
+    let message = match message
+        .strip_prefix("unknown field `")
+        .and_then(|m| m.split_once("`, "))
+    {
+        Some((_, rest)) => format!("unknown field, {rest}"),
+        None => message,
+    };
+    // A missing field's path names the field itself.
+    let path = match message
+        .strip_prefix("missing field `")
+        .and_then(|m| m.strip_suffix('`'))
+    {
+        Some(field) => join(&path, field),
+        None => path,
+    };
+    InputError::Decode {
+        what: what.to_owned(),
+        path,
+        message,
+    }
+}
+
+/// Marks a path inside an error message (a `tagged` fallback decodes the variant from
+/// a buffered object, whose path the outer tracker cannot see).
+const NESTED: char = '\u{1}';
+/// Marks a limit error raised inside a decode.
+const LIMIT: &str = "\u{2}";
+
+// ---------------------------------------------------------------------------------
+// Strings: Kafka's STRING carries an int16 length.
+
+/// Finds, only when the text could hold one, a string longer than the limit, and names
+/// its field. A scan of the quotes and backslashes (rarely many) decides whether any
+/// string literal is long enough to look closer.
+fn check_string_lengths(text: &str, what: &str) -> Result<(), InputError> {
+    let max = crate::limits::MAX_STRING_BYTES;
+    if text.len() <= max || !has_long_literal(text.as_bytes(), max) {
+        return Ok(());
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let mut track = serde_path_to_error::Track::new();
+    let tracked = serde_path_to_error::Deserializer::new(&mut de, &mut track);
+    match LongString::deserialize(tracked) {
+        Ok(_) => Ok(()),
+        Err(e) if e.to_string().starts_with(LIMIT) => {
+            Err(from_serde(&e, &render(&track.path()), what))
+        }
+        // Not JSON: the decode itself words that.
+        Err(_) => Ok(()),
+    }
+}
+
+/// Whether some string literal of the (possibly invalid) JSON text spans more than
+/// `max` bytes, escapes included (an upper bound of its length). The text between two
+/// quotes is inside a string every other time, unless the quote is escaped (an odd run
+/// of backslashes before it), which continues the literal.
+fn has_long_literal(bytes: &[u8], max: usize) -> bool {
+    let mut start: Option<usize> = None;
+    for i in memchr::memchr_iter(b'"', bytes) {
+        match start {
+            None => start = Some(i),
+            Some(s) => {
+                let backslashes = bytes
+                    .get(..i)
+                    .unwrap_or_default()
+                    .iter()
+                    .rev()
+                    .take_while(|b| **b == b'\\')
+                    .count();
+                if backslashes % 2 == 0 {
+                    if i - s - 1 > max {
+                        return true;
+                    }
+                    start = None;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Any JSON value; fails on the first string (or key) longer than the limit.
+struct LongString;
+
+impl<'de> Deserialize<'de> for LongString {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(LongStringVisitor)
+    }
+}
+
+struct LongStringVisitor;
+
+fn string_limit<E: de::Error>(s: &str) -> Result<LongString, E> {
+    let max = crate::limits::MAX_STRING_BYTES;
+    if s.len() > max {
+        return Err(E::custom(format_args!(
+            "{LIMIT}a string of {} bytes; at most {max} are accepted (Kafka's STRING limit)",
+            s.len()
+        )));
+    }
+    Ok(LongString)
+}
+
+impl<'de> Visitor<'de> for LongStringVisitor {
+    type Value = LongString;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<LongString, E> {
+        Ok(LongString)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<LongString, E> {
+        Ok(LongString)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<LongString, E> {
+        Ok(LongString)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<LongString, E> {
+        Ok(LongString)
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<LongString, E> {
+        string_limit(s)
+    }
+    fn visit_unit<E>(self) -> Result<LongString, E> {
+        Ok(LongString)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<LongString, A::Error> {
+        while seq.next_element::<LongString>()?.is_some() {}
+        Ok(LongString)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<LongString, A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            string_limit::<A::Error>(&key)?;
+            map.next_value::<LongString>()?;
+        }
+        Ok(LongString)
     }
 }
 
@@ -312,154 +427,421 @@ pub fn truncate(s: &str, max: usize) -> String {
     }
 }
 
-impl<T: FromJson> FromJson for Vec<T> {
-    const EXPECTED: &'static str = "an array";
-    const PLURAL: &'static str = "arrays";
-    fn from_json(v: &Value, path: &Path<'_>) -> Result<Self, DecodeError> {
-        match v {
-            Value::Array(items) => {
-                let mut out = Vec::with_capacity(items.len());
-                for (i, item) in items.iter().enumerate() {
-                    out.push(T::from_json(item, &path.index(i))?);
-                }
-                Ok(out)
-            }
-            _ => Err(DecodeError::new(
-                path,
-                format!("expected array of {}, found {}", T::PLURAL, type_name(v)),
-            )),
-        }
-    }
-}
+// ---------------------------------------------------------------------------------
+// Field helpers (`#[serde(with = ...)]`, `deserialize_with`).
 
-impl<T: FromJson> FromJson for Option<T> {
-    const EXPECTED: &'static str = T::EXPECTED;
-    const PLURAL: &'static str = T::PLURAL;
-    fn from_json(v: &Value, path: &Path<'_>) -> Result<Self, DecodeError> {
-        match v {
-            Value::Null => Ok(None),
-            _ => T::from_json(v, path).map(Some),
-        }
-    }
-}
-
-impl FromJson for Value {
-    const EXPECTED: &'static str = "any JSON value";
-    const PLURAL: &'static str = "JSON values";
-    fn from_json(v: &Value, _path: &Path<'_>) -> Result<Self, DecodeError> {
-        Ok(v.clone())
-    }
-}
-
-/// Reads the fields of one JSON object and, at the end, rejects keys nobody read.
-pub struct Fields<'a> {
-    map: &'a Map<String, Value>,
-    path: &'a Path<'a>,
-    read: Vec<&'static str>,
-}
-
-impl<'a> Fields<'a> {
-    pub fn new(v: &'a Value, path: &'a Path<'a>, expected: &str) -> Result<Self, DecodeError> {
-        match v {
-            Value::Object(map) => Ok(Fields {
-                map,
-                path,
-                read: Vec::new(),
-            }),
-            _ => Err(mismatch(v, path, expected)),
-        }
-    }
-
-    /// A field that must be present (null is allowed only if `T` is an `Option`).
-    pub fn required<T: FromJson>(&mut self, key: &'static str) -> Result<T, DecodeError> {
-        self.read.push(key);
-        match self.map.get(key) {
-            Some(v) => T::from_json(v, &self.path.key(key)),
-            None => Err(DecodeError::new(
-                &self.path.key(key),
-                "missing required field",
-            )),
-        }
-    }
-
-    /// A field that takes `default` when absent. For non-nullable `T`, null is an error.
-    pub fn or<T: FromJson>(&mut self, key: &'static str, default: T) -> Result<T, DecodeError> {
-        self.read.push(key);
-        match self.map.get(key) {
-            Some(v) => T::from_json(v, &self.path.key(key)),
-            None => Ok(default),
-        }
-    }
-
-    /// A list field that takes `[]` when absent or null.
-    pub fn list<T: FromJson>(&mut self, key: &'static str) -> Result<Vec<T>, DecodeError> {
-        self.read.push(key);
-        match self.map.get(key) {
-            None | Some(Value::Null) => Ok(Vec::new()),
-            Some(v) => Vec::<T>::from_json(v, &self.path.key(key)),
-        }
-    }
-
-    /// Marks keys that later Kafka versions define: accepted and ignored.
-    pub fn ignore(&mut self, keys: &[&'static str]) {
-        self.read.extend_from_slice(keys);
-    }
-
-    /// Rejects the first (in sorted order) key that no field read.
-    pub fn finish(self) -> Result<(), DecodeError> {
-        for key in self.map.keys() {
-            if !self.read.iter().any(|k| k == key) {
-                let shown = truncate(key, 60);
-                return Err(DecodeError::new(&self.path.key(&shown), "unknown field"));
-            }
-        }
-        Ok(())
-    }
-
-    pub fn path(&self) -> &'a Path<'a> {
-        self.path
-    }
-}
-
-/// Declares `FromJson` for a struct whose fields are read with `Fields`.
-///
-/// ```ignore
-/// from_json_struct!(KeyValue, "a KeyValue object", "KeyValue objects", |f| {
-///     Ok(KeyValue { key: f.required("key")?, value: f.required("value")? })
-/// });
-/// ```
-#[macro_export]
-macro_rules! from_json_struct {
-    ($t:ty, $expected:literal, $plural:literal, |$f:ident| $body:block) => {
-        impl $crate::protocol::json::FromJson for $t {
-            const EXPECTED: &'static str = $expected;
-            const PLURAL: &'static str = $plural;
-            fn from_json(
-                v: &serde_json::Value,
-                path: &$crate::protocol::json::Path<'_>,
-            ) -> Result<Self, $crate::protocol::json::DecodeError> {
-                #[allow(unused_mut)]
-                let mut $f = $crate::protocol::json::Fields::new(v, path, $expected)?;
-                let out: Result<Self, $crate::protocol::json::DecodeError> = $body;
-                let out = out?;
-                $f.finish()?;
-                Ok(out)
-            }
-        }
-    };
-}
-
-/// Serializes an int64 as a JSON number when a JS number holds it exactly, else as a
-/// decimal string (API.md: offsets survive a round trip through JS).
+/// An int64: a JSON number, or a decimal string (beyond 2^53 JS numbers are not
+/// exact). Written back as a number when a JS number holds it exactly, else as a string.
 pub mod int64 {
+    use super::*;
     use serde::Serializer;
 
     pub fn serialize<S: Serializer>(v: &i64, s: S) -> Result<S::Ok, S::Error> {
-        if v.unsigned_abs() <= super::MAX_SAFE_INTEGER as u64 {
+        if v.unsigned_abs() <= MAX_SAFE_INTEGER as u64 {
             s.serialize_i64(*v)
         } else {
             s.serialize_str(&v.to_string())
         }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+        d.deserialize_any(Int64Visitor)
+    }
+
+    pub(super) struct Int64Visitor;
+
+    impl Visitor<'_> for Int64Visitor {
+        type Value = i64;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an int64 (a number or a decimal string)")
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<i64, E> {
+            Ok(v)
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<i64, E> {
+            i64::try_from(v)
+                .map_err(|_| E::custom(format_args!("{v} is out of range for an int64")))
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<i64, E> {
+            if v.fract() != 0.0 || !v.is_finite() {
+                Err(E::custom(format_args!(
+                    "expected an int64, found the fraction {v}"
+                )))
+            } else if v.abs() < 9.2e18 {
+                Ok(v as i64)
+            } else {
+                Err(E::custom(format_args!("{v} is out of range for an int64")))
+            }
+        }
+        fn visit_str<E: de::Error>(self, s: &str) -> Result<i64, E> {
+            s.trim().parse::<i64>().map_err(|_| {
+                E::custom(format_args!(
+                    "expected an int64, found the string {:?}",
+                    truncate(s, 40)
+                ))
+            })
+        }
+    }
+}
+
+/// `Option<i64>` as `int64`, null for none.
+pub mod int64_opt {
+    use super::*;
+    use serde::Serializer;
+
+    pub fn serialize<S: Serializer>(v: &Option<i64>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(x) => int64::serialize(x, s),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Option<i64>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an int64 or null")
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+                int64::deserialize(d).map(Some)
+            }
+        }
+        d.deserialize_option(V)
+    }
+}
+
+/// A non-negative int32 (a partition, a partition count).
+pub mod partition {
+    use super::*;
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<i32, D::Error> {
+        let p = i32::deserialize(d)?;
+        if p < 0 {
+            return Err(de::Error::custom(format_args!("partition {p} is negative")));
+        }
+        Ok(p)
+    }
+}
+
+/// A list of partitions, each checked (the error names its index).
+pub mod partitions {
+    use super::*;
+
+    #[derive(Deserialize)]
+    #[serde(transparent)]
+    struct Partition(#[serde(deserialize_with = "partition::deserialize")] i32);
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<i32>, D::Error> {
+        let v = Vec::<Partition>::deserialize(d)?;
+        Ok(v.into_iter().map(|p| p.0).collect())
+    }
+}
+
+/// A list that may be absent or null (both mean empty); with `#[serde(default)]`.
+pub fn list<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Ok(Option::<Vec<T>>::deserialize(d)?.unwrap_or_default())
+}
+
+/// A non-negative integer that fits in u32 (counts in configs).
+pub fn count<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    let i = int64::deserialize(d)?;
+    u32::try_from(i).map_err(|_| de::Error::custom(format_args!("{i} is not a non-negative int32")))
+}
+
+/// `Option` of `count`.
+pub fn count_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(transparent)]
+    struct C(#[serde(deserialize_with = "count")] u32);
+    Ok(Option::<C>::deserialize(d)?.map(|c| c.0))
+}
+
+/// A field that must be present but may be null (a record's tombstone value).
+pub fn nullable<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(d)
+}
+
+/// `{ key: value }` with every key once (serde's maps keep the last of a repeated key).
+pub fn unique_map<'de, D, V>(d: D) -> Result<BTreeMap<String, V>, D::Error>
+where
+    D: Deserializer<'de>,
+    V: Deserialize<'de>,
+{
+    d.deserialize_map(UniqueMap(PhantomData))
+}
+
+pub(crate) struct UniqueMap<V>(pub(crate) PhantomData<V>);
+
+impl<'de, V: Deserialize<'de>> Visitor<'de> for UniqueMap<V> {
+    type Value = BTreeMap<String, V>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut out = BTreeMap::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if out.contains_key(&key) {
+                return Err(de::Error::custom(format_args!(
+                    "duplicate key {:?}",
+                    truncate(&key, 60)
+                )));
+            }
+            let v = map.next_value()?;
+            out.insert(key, v);
+        }
+        Ok(out)
+    }
+}
+
+/// Key/value pairs written `[{key, value}]` (the protocol's form) or `{ key: value }`.
+pub fn key_values<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Vec<crate::protocol::KeyValue>, D::Error> {
+    struct V;
+    impl<'de> Visitor<'de> for V {
+        type Value = Vec<crate::protocol::KeyValue>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("[{key, value}] or {key: value}")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+            Deserialize::deserialize(de::value::SeqAccessDeserializer::new(seq))
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+            let m = UniqueMap::<String>(PhantomData).visit_map(map)?;
+            Ok(m.into_iter()
+                .map(|(key, value)| crate::protocol::KeyValue { key, value })
+                .collect())
+        }
+    }
+    d.deserialize_any(V)
+}
+
+/// `Option` of `key_values` (null or absent: none).
+pub fn key_values_opt<'de, D: Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Vec<crate::protocol::KeyValue>>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(transparent)]
+    struct K(#[serde(deserialize_with = "key_values")] Vec<crate::protocol::KeyValue>);
+    Ok(Option::<K>::deserialize(d)?.map(|k| k.0))
+}
+
+// ---------------------------------------------------------------------------------
+// Internally tagged enums (`{ "type": "...", ...fields }`).
+
+/// An enum whose JSON objects name their variant in a `type` field. serde's own
+/// internally tagged enums buffer the object, which hides the path of an error inside
+/// it; this reads the tag and hands the rest of the object to the variant, so paths
+/// stay exact. When `type` is not the first key, the object is buffered and the path
+/// of an error inside is carried in the message (`from_serde` joins it back).
+pub trait Tagged: Sized {
+    /// The known tags, for the error on an unknown one.
+    const TAGS: &'static [&'static str];
+    /// What an unknown tag is called in errors ("record value type").
+    const WHAT: &'static str;
+    /// Decodes the variant `tag` from the object's other fields.
+    fn variant<'de, D: Deserializer<'de>>(tag: &str, rest: D) -> Result<Self, D::Error>;
+}
+
+/// `Deserialize::deserialize` of a `Tagged` type.
+pub fn tagged<'de, T: Tagged, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+    d.deserialize_map(TaggedVisitor(PhantomData, &[]))
+        .map(|(t, _)| t)
+}
+
+/// The tag's value, checked against the known tags while it is read (so an unknown
+/// tag's error has the path `...type`).
+struct TagSeed<T>(PhantomData<T>);
+
+impl<'de, T: Tagged> DeserializeSeed<'de> for TagSeed<T> {
+    type Value = String;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        let tag = String::deserialize(d)?;
+        if !T::TAGS.contains(&tag.as_str()) {
+            // A short list of tags is worth reading in the error; a long one is not.
+            let known = if T::TAGS.len() <= 10 {
+                format!("; known: {}", T::TAGS.join(", "))
+            } else {
+                String::new()
+            };
+            return Err(de::Error::custom(format_args!(
+                "unknown {} {:?}{known}",
+                T::WHAT,
+                truncate(&tag, 60),
+            )));
+        }
+        Ok(tag)
+    }
+}
+
+/// Reads a tagged object; `common` names int64 fields every variant shares (a
+/// scenario action's `atMs`), returned beside the variant.
+pub(crate) struct TaggedVisitor<T>(
+    pub(crate) PhantomData<T>,
+    pub(crate) &'static [&'static str],
+);
+
+/// The common fields read, by name.
+pub(crate) type Common = BTreeMap<&'static str, i64>;
+
+impl<'de, T: Tagged> Visitor<'de> for TaggedVisitor<T> {
+    type Value = (T, Common);
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "an object with a \"type\" ({})", T::TAGS.join(", "))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut common = Common::new();
+        let mut buffered: Vec<(String, serde_json::Value)> = Vec::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "type" {
+                let tag: String = map.next_value_seed(TagSeed::<T>(PhantomData))?;
+                if buffered.is_empty() {
+                    let rest = CommonFields {
+                        map,
+                        names: self.1,
+                        common: &mut common,
+                    };
+                    let v = T::variant(&tag, de::value::MapAccessDeserializer::new(rest))?;
+                    return Ok((v, common));
+                }
+                return buffered_variant::<T, A::Error>(&tag, buffered, map, self.1, common);
+            }
+            if let Some(name) = self.1.iter().find(|n| **n == key) {
+                if common.contains_key(name) {
+                    return Err(de::Error::duplicate_field(name));
+                }
+                let v = map.next_value_seed(Int64Seed)?;
+                common.insert(name, v);
+            } else {
+                let v: serde_json::Value = map.next_value()?;
+                buffered.push((key, v));
+            }
+        }
+        Err(de::Error::missing_field("type"))
+    }
+}
+
+struct Int64Seed;
+
+impl<'de> DeserializeSeed<'de> for Int64Seed {
+    type Value = i64;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<i64, D::Error> {
+        int64::deserialize(d)
+    }
+}
+
+/// The fallback: the variant from the buffered fields plus the rest of the object.
+fn buffered_variant<'de, T: Tagged, E: de::Error>(
+    tag: &str,
+    mut buffered: Vec<(String, serde_json::Value)>,
+    mut rest: impl MapAccess<'de, Error = E>,
+    names: &'static [&'static str],
+    mut common: Common,
+) -> Result<(T, Common), E> {
+    while let Some(key) = rest.next_key::<String>()? {
+        if let Some(name) = names.iter().find(|n| **n == key) {
+            if common.contains_key(name) {
+                return Err(de::Error::duplicate_field(name));
+            }
+            common.insert(name, rest.next_value_seed(Int64Seed)?);
+        } else if key == "type" {
+            return Err(de::Error::duplicate_field("type"));
+        } else {
+            buffered.push((key, rest.next_value()?));
+        }
+    }
+    let mut object = serde_json::Map::new();
+    for (k, v) in buffered {
+        if object.contains_key(&k) {
+            return Err(de::Error::custom(format_args!(
+                "duplicate field `{}`",
+                truncate(&k, 60)
+            )));
+        }
+        object.insert(k, v);
+    }
+    let value = serde_json::Value::Object(object);
+    let mut track = serde_path_to_error::Track::new();
+    let tracked = serde_path_to_error::Deserializer::new(value, &mut track);
+    match T::variant(tag, tracked) {
+        Ok(v) => Ok((v, common)),
+        Err(e) => {
+            let path = render(&track.path());
+            // A nested fallback already carries its own marked path.
+            let text = e.to_string();
+            match text
+                .split_once(NESTED)
+                .and_then(|(_, r)| r.split_once(NESTED))
+            {
+                Some((inner, msg)) => Err(de::Error::custom(format_args!(
+                    "{NESTED}{}{NESTED}{msg}",
+                    join(&path, inner)
+                ))),
+                None => Err(de::Error::custom(format_args!(
+                    "{NESTED}{path}{NESTED}{text}"
+                ))),
+            }
+        }
+    }
+}
+
+/// The object's remaining fields, minus the common ones (read into `common`).
+struct CommonFields<'c, A> {
+    map: A,
+    names: &'static [&'static str],
+    common: &'c mut Common,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for CommonFields<'_, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        if self.names.is_empty() {
+            return self.map.next_key_seed(seed);
+        }
+        loop {
+            let Some(key) = self.map.next_key::<String>()? else {
+                return Ok(None);
+            };
+            if let Some(name) = self.names.iter().find(|n| **n == key) {
+                if self.common.contains_key(name) {
+                    return Err(de::Error::duplicate_field(name));
+                }
+                let v = self.map.next_value_seed(Int64Seed)?;
+                self.common.insert(name, v);
+                continue;
+            }
+            if key == "type" {
+                return Err(de::Error::duplicate_field("type"));
+            }
+            return seed
+                .deserialize(de::value::StringDeserializer::<A::Error>::new(key))
+                .map(Some);
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        self.map.next_value_seed(seed)
     }
 }
 
@@ -467,40 +849,124 @@ pub mod int64 {
 mod tests {
     use super::*;
 
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    struct Probe {
+        #[serde(default, with = "int64")]
+        offset: i64,
+        #[serde(default)]
+        small: i16,
+        #[serde(default)]
+        name: String,
+    }
+    impl Validate for Probe {}
+    impl Validate for serde_json::Value {}
+
     #[test]
     fn duplicate_keys_are_rejected() {
-        let err = parse(r#"{"a":1,"a":2}"#).unwrap_err();
-        assert!(err.message.contains("duplicate key `a`"), "{}", err.message);
+        let err = decode_str::<Probe>(r#"{"small":1,"small":2}"#, "probe").unwrap_err();
+        assert_eq!(err.to_string(), "invalid probe: duplicate field `small`");
+        assert_eq!(err.kind(), "decode");
     }
 
     #[test]
     fn deep_nesting_is_an_error_not_a_crash() {
         let text = "[".repeat(100_000);
-        let err = parse(&text).unwrap_err();
-        assert!(err.message.starts_with("not valid JSON"), "{}", err.message);
+        let err = decode_str::<Vec<serde_json::Value>>(&text, "probe").unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("invalid probe: not valid JSON: recursion limit exceeded"),
+            "{err}"
+        );
+        let err = decode_str::<Probe>(&format!(r#"{{"other":{}"#, "[".repeat(200)), "probe");
+        assert!(err.is_err());
     }
 
     #[test]
-    fn int_ranges() {
-        let v: Value = serde_json::json!(70000);
-        let e = i16::from_json(&v, &Path::Root).unwrap_err();
-        assert_eq!(e.message, "70000 is out of range for an int16");
-        let v: Value = serde_json::json!("9007199254740993");
-        assert_eq!(i64::from_json(&v, &Path::Root), Ok(9_007_199_254_740_993));
-        let v: Value = serde_json::json!(1.5);
+    fn int_ranges_and_int64_strings() {
+        let e = decode_str::<Probe>(r#"{"small":70000}"#, "probe").unwrap_err();
         assert_eq!(
-            i32::from_json(&v, &Path::Root).unwrap_err().message,
-            "expected an int32, found the fraction 1.5"
+            e.to_string(),
+            "invalid probe: small: invalid value: integer `70000`, expected i16"
+        );
+        assert_eq!(e.path(), "small");
+        let p: Probe = decode_str(r#"{"offset":"9007199254740993"}"#, "probe").unwrap();
+        assert_eq!(p.offset, 9_007_199_254_740_993);
+        let e = decode_str::<Probe>(r#"{"offset":1.5}"#, "probe").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid probe: offset: expected an int64, found the fraction 1.5"
         );
     }
 
     #[test]
-    fn path_rendering() {
-        let root = Path::Root;
-        let a = root.key("topology");
-        let b = a.key("subtopologies");
-        let c = b.index(2);
-        let d = c.key("sourceTopics");
-        assert_eq!(d.render(), "topology.subtopologies[2].sourceTopics");
+    fn long_strings_name_their_field() {
+        let long = "é".repeat(crate::limits::MAX_STRING_BYTES / 2 + 1);
+        let e = decode_str::<Probe>(&format!(r#"{{"name":"{long}"}}"#), "probe").unwrap_err();
+        assert_eq!(e.kind(), "limit");
+        assert_eq!(e.path(), "name");
+        // Escapes make the text longer than the string: not an error.
+        let ok = "\\n".repeat(crate::limits::MAX_STRING_BYTES - 1);
+        assert!(decode_str::<Probe>(&format!(r#"{{"name":"{ok}"}}"#), "probe").is_ok());
+    }
+
+    #[derive(Debug, PartialEq)]
+    enum Shape {
+        Circle(Circle),
+        Empty,
+    }
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct Circle {
+        r: Vec<i16>,
+    }
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Nothing {}
+    impl Tagged for Shape {
+        const TAGS: &'static [&'static str] = &["circle", "empty"];
+        const WHAT: &'static str = "shape";
+        fn variant<'de, D: Deserializer<'de>>(tag: &str, rest: D) -> Result<Self, D::Error> {
+            Ok(match tag {
+                "circle" => Shape::Circle(Circle::deserialize(rest)?),
+                _ => {
+                    Nothing::deserialize(rest)?;
+                    Shape::Empty
+                }
+            })
+        }
+    }
+    impl<'de> Deserialize<'de> for Shape {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            tagged(d)
+        }
+    }
+    impl Validate for Shape {}
+
+    #[test]
+    fn tagged_paths_are_exact_whatever_the_key_order() {
+        let ok: Vec<Shape> = decode_str(
+            r#"[{"type":"circle","r":[1]},{"r":[2],"type":"circle"},{"type":"empty"}]"#,
+            "s",
+        )
+        .unwrap();
+        assert_eq!(ok.len(), 3);
+        for text in [
+            r#"[{"type":"empty"},{"type":"circle","r":[1,"x"]}]"#,
+            r#"[{"type":"empty"},{"r":[1,"x"],"type":"circle"}]"#,
+        ] {
+            let e = decode_str::<Vec<Shape>>(text, "s").unwrap_err();
+            assert_eq!(e.path(), "[1].r[1]", "{e}");
+        }
+        let e = decode_str::<Vec<Shape>>(r#"[{"type":"square"}]"#, "s").unwrap_err();
+        assert_eq!(e.path(), "[0].type");
+        assert_eq!(
+            e.to_string(),
+            "invalid s: [0].type: unknown shape \"square\"; known: circle, empty"
+        );
+        let e = decode_str::<Vec<Shape>>(r#"[{"type":"empty","x":1}]"#, "s").unwrap_err();
+        assert_eq!(e.path(), "[0].x", "{e}");
+        let e = decode_str::<Vec<Shape>>(r#"[{"r":[]}]"#, "s").unwrap_err();
+        assert_eq!(e.to_string(), "invalid s: [0].type: missing field `type`");
     }
 }

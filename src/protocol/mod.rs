@@ -17,3 +17,28 @@ pub use errors::{ErrorCode, ProtocolError};
 pub use heartbeat::*;
 pub use offsets::*;
 pub use status::StatusCode;
+
+/// Messages and structures without cross-field rules.
+macro_rules! no_rules {
+    ($($t:ty),* $(,)?) => { $(impl json::Validate for $t {})* };
+}
+
+no_rules!(
+    KeyValue,
+    Endpoint,
+    TaskIds,
+    TaskOffset,
+    TopicInfo,
+    CopartitionGroup,
+    Subtopology,
+    Status,
+    TopicPartitions,
+    EndpointToPartitions,
+    DescribedGroup,
+    DescribedTopology,
+    DescribedSubtopology,
+    DescribedMember,
+    Assignment,
+    ListedGroup,
+    ConsumerGroupAssignment,
+);

@@ -1,19 +1,16 @@
 //! The few coordinator calls the simulation makes besides heartbeats, in one place.
 
+use crate::coordinator::events::Event;
 use crate::coordinator::group_config::GroupConfigUpdate;
+use crate::coordinator::snapshot::Snapshot;
 use crate::coordinator::Coordinator;
 use crate::protocol::DescribedGroup;
 use crate::sim::scenario::NewTopic;
-use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// Moves the coordinator's clock to `to_ms`; returns the events its timers caused.
-pub fn advance_to(c: &mut Coordinator, to_ms: i64) -> Vec<Value> {
-    c.advance_to_time(to_ms)
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|e| serde_json::to_value(e).ok())
-        .collect()
+pub fn advance_to(c: &mut Coordinator, to_ms: i64) -> Vec<Event> {
+    c.advance_to_time(to_ms).unwrap_or_default()
 }
 
 /// The group as Describe shows it, if the coordinator knows it.
@@ -23,8 +20,8 @@ pub fn describe(c: &Coordinator, group_id: &str) -> Option<DescribedGroup> {
 }
 
 /// The coordinator's own snapshot (API.md `snapshot()`).
-pub fn snapshot(c: &Coordinator) -> Value {
-    serde_json::to_value(c.snapshot()).unwrap_or(Value::Null)
+pub fn snapshot(c: &Coordinator) -> Snapshot {
+    c.snapshot()
 }
 
 /// Creates topics; returns a failure message per topic that could not be created.
@@ -39,16 +36,18 @@ pub fn create_topics(c: &mut Coordinator, topics: &[NewTopic]) -> Vec<String> {
 }
 
 pub fn delete_topics(c: &mut Coordinator, names: &[String]) -> Vec<String> {
-    names
-        .iter()
-        .filter(|n| !c.delete_topic(n))
-        .map(|n| format!("{n}: no such topic"))
+    c.delete_topics(names)
+        .into_iter()
+        .filter_map(|r| r.error_message.map(|m| format!("{}: {m}", r.name)))
         .collect()
 }
 
 /// Changes the group configs through the coordinator (a record; the next heartbeat
 /// bumps the group epoch).
-pub fn set_group_config(c: &mut Coordinator, update: &GroupConfigUpdate) -> Result<(), String> {
+pub fn set_group_config(
+    c: &mut Coordinator,
+    update: &GroupConfigUpdate,
+) -> Result<(), crate::protocol::json::InputError> {
     c.set_group_config(update).map(|_| ())
 }
 

@@ -4,10 +4,11 @@
 use crate::protocol::{StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
 use crate::sim::scenario::TimedAction;
 use serde::Serialize;
-use serde_json::Value;
+use ts_rs::TS;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "SimulationEvent")]
 pub struct Event {
     /// Position in the whole log (0-based), so an event can be named in a link.
     pub seq: u64,
@@ -31,8 +32,19 @@ pub struct Event {
     pub response: Option<StreamsGroupHeartbeatResponse>,
     /// A coordinator event as the coordinator reported it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub coordinator: Option<Value>,
+    pub coordinator: Option<crate::coordinator::events::Event>,
 }
+
+/// The kinds of the simulation's own events; the coordinator's events keep their
+/// kinds (`crate::coordinator::events::KINDS`).
+pub const KINDS: [&str; 6] = [
+    "action",
+    "actionFailed",
+    "heartbeat",
+    "reconciled",
+    "caughtUp",
+    "fatal",
+];
 
 impl Event {
     pub fn new(at_ms: i64, kind: &str, detail: impl Into<String>) -> Event {
@@ -49,6 +61,14 @@ impl Event {
             response: None,
             coordinator: None,
         }
+    }
+
+    /// A coordinator event as the log shows it (the event itself attached).
+    pub fn of_coordinator(ev: crate::coordinator::events::Event) -> Event {
+        let mut e = Event::new(ev.at_ms, &ev.kind, ev.detail.clone());
+        e.member_id = ev.member_id.clone();
+        e.coordinator = Some(ev);
+        e
     }
 
     pub fn of_member(mut self, process_id: &str, member_id: &str, thread: u32) -> Event {

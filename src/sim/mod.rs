@@ -72,6 +72,23 @@ pub struct Simulation {
     deferred: Vec<Event>,
 }
 
+/// Deterministic process names: the first free one of A, B, ... Z, then P27, P28, ...
+/// from the `start`-th on (the page names the process it adds the same way).
+pub fn next_process_id(start: usize, taken: impl Fn(&str) -> bool) -> String {
+    let mut n = start;
+    loop {
+        let id = if n < 26 {
+            char::from(b'A' + n as u8).to_string()
+        } else {
+            format!("P{}", n + 1)
+        };
+        if !taken(&id) {
+            return id;
+        }
+        n += 1;
+    }
+}
+
 impl Simulation {
     pub fn new(config: CoordinatorConfig) -> Simulation {
         let scenario = Scenario {
@@ -159,20 +176,8 @@ impl Simulation {
         Ok(id)
     }
 
-    /// Deterministic process names: A, B, ... Z, then P27, P28, ...
     fn fresh_process_id(&self) -> String {
-        let mut n = self.processes.len();
-        loop {
-            let id = if n < 26 {
-                char::from(b'A' + n as u8).to_string()
-            } else {
-                format!("P{}", n + 1)
-            };
-            if self.process(&id).is_none() {
-                return id;
-            }
-            n += 1;
-        }
+        next_process_id(self.processes.len(), |id| self.process(id).is_some())
     }
 
     fn check(&self, action: &Action) -> Result<(), String> {
@@ -406,29 +411,13 @@ impl Simulation {
             self.log(e, out);
         }
         for ev in coord::advance_to(&mut self.coordinator, t) {
-            let kind = ev
-                .get("kind")
-                .and_then(|k| k.as_str())
-                .unwrap_or("coordinator")
-                .to_owned();
-            let at = ev.get("atMs").and_then(|k| k.as_i64()).unwrap_or(t);
-            let detail = ev
-                .get("detail")
-                .and_then(|k| k.as_str())
-                .unwrap_or_default()
-                .to_owned();
-            let mut e = Event::new(at, &kind, detail);
-            e.member_id = ev
-                .get("memberId")
-                .and_then(|k| k.as_str())
-                .map(str::to_owned);
+            let mut e = Event::of_coordinator(ev);
             if let Some(id) = &e.member_id {
                 if let Some((p, m)) = self.find_member(id) {
                     e.process_id = Some(p);
                     e.thread = Some(m);
                 }
             }
-            e.coordinator = Some(ev);
             self.log(e, out);
         }
         self.now = t;
@@ -624,21 +613,7 @@ impl Simulation {
         }
         let _ = (client, lag);
         for ev in coord::advance_to(&mut self.coordinator, t) {
-            let mut e = Event::new(
-                ev.get("atMs").and_then(|k| k.as_i64()).unwrap_or(t),
-                ev.get("kind")
-                    .and_then(|k| k.as_str())
-                    .unwrap_or("coordinator"),
-                ev.get("detail")
-                    .and_then(|k| k.as_str())
-                    .unwrap_or_default(),
-            );
-            e.member_id = ev
-                .get("memberId")
-                .and_then(|k| k.as_str())
-                .map(str::to_owned);
-            e.coordinator = Some(ev);
-            self.log(e, out);
+            self.log(Event::of_coordinator(ev), out);
         }
         self.now = t;
     }

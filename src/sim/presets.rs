@@ -31,7 +31,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ),
 ];
 
-pub fn preset(name: &str) -> Option<Result<Scenario, String>> {
+pub fn preset(name: &str) -> Option<Result<Scenario, crate::protocol::json::InputError>> {
     PRESETS
         .iter()
         .find(|(n, _)| *n == name)

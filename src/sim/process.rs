@@ -7,10 +7,11 @@ use crate::protocol::{Endpoint, KeyValue, StreamsGroupHeartbeatRequest, TaskOffs
 use crate::sim::member::{Member, MemberState, Tasks};
 use crate::sim::scenario::{ClientConfig, ProcessSpec, RestartChanges};
 use crate::task::{TaskId, TaskSet};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
+use ts_rs::TS;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub enum ProcessState {
     Running,

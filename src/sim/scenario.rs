@@ -2,27 +2,47 @@
 //! so a page URL or a file carries it, and replaying it gives the same event log.
 
 use crate::config::CoordinatorConfig;
-use crate::from_json_struct;
-use crate::protocol::json::{DecodeError, FromJson, Path};
+use crate::protocol::json::{
+    int64, key_values_opt, list, Invalid, Tagged, TaggedVisitor, Validate,
+};
 use crate::protocol::{Endpoint, KeyValue, StreamsGroupHeartbeatRequest, Topology};
-use serde::Serialize;
-use serde_json::Value;
+use serde::de::{self, Deserializer};
+use serde::{Deserialize, Serialize};
+use std::marker::PhantomData;
+use ts_rs::TS;
 
 /// The simulated clients' behaviour (how a real Kafka Streams process would take its time).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct ClientConfig {
     /// Time a member needs to close revoked tasks before it confirms the revocation.
+    #[serde(with = "int64")]
+    #[ts(type = "Int64Input")]
+    #[ts(optional = nullable)]
     pub revocation_delay_ms: i64,
     /// Time a member needs to start newly assigned tasks before it acknowledges them.
+    #[serde(with = "int64")]
+    #[ts(type = "Int64Input")]
+    #[ts(optional = nullable)]
     pub assignment_delay_ms: i64,
     /// Changelog records a standby or warm-up task restores per second.
+    #[serde(with = "int64")]
+    #[ts(type = "Int64Input")]
+    #[ts(optional = nullable)]
     pub restore_records_per_sec: i64,
     /// Every stateful task's changelog end offset (its state size, in records).
+    #[serde(with = "int64")]
+    #[ts(type = "Int64Input")]
+    #[ts(optional = nullable)]
     pub changelog_end_offset: i64,
     /// The pause between leaving and rejoining when a running process restarts.
+    #[serde(with = "int64")]
+    #[ts(type = "Int64Input")]
+    #[ts(optional = nullable)]
     pub restart_delay_ms: i64,
     /// Sent on join (Kafka Streams: max.poll.interval.ms).
+    #[ts(optional = nullable)]
     pub rebalance_timeout_ms: i32,
 }
 
@@ -40,150 +60,110 @@ impl Default for ClientConfig {
 }
 
 /// A non-negative duration or count, checked at the boundary so arithmetic cannot overflow.
-fn bounded(
-    f: &mut crate::protocol::json::Fields<'_>,
-    key: &'static str,
-    d: i64,
-    max: i64,
-) -> Result<i64, DecodeError> {
-    let v: i64 = f.or(key, d)?;
+fn bounded(v: i64, key: &str, max: i64) -> Result<(), Invalid> {
     if !(0..=max).contains(&v) {
-        return Err(DecodeError::new(
-            &f.path().key(key),
-            format!("{v} is out of range 0..={max}"),
-        ));
+        return Err(Invalid::new(key, format!("{v} is out of range 0..={max}")));
     }
-    Ok(v)
+    Ok(())
 }
 
 /// Longest stretch of simulated time one call may cover (a year), so time never overflows.
 pub const MAX_TIME_MS: i64 = 365 * 24 * 3600 * 1000;
 
-from_json_struct!(
-    ClientConfig,
-    "a client config object",
-    "client config objects",
-    |f| {
-        let d = ClientConfig::default();
-        let rebalance_timeout_ms: i32 = f.or("rebalanceTimeoutMs", d.rebalance_timeout_ms)?;
-        if rebalance_timeout_ms <= 0 {
-            return Err(DecodeError::new(
-                &f.path().key("rebalanceTimeoutMs"),
-                format!("{rebalance_timeout_ms} must be positive"),
+impl Validate for ClientConfig {
+    fn validate(&self) -> Result<(), Invalid> {
+        if self.rebalance_timeout_ms <= 0 {
+            return Err(Invalid::new(
+                "rebalanceTimeoutMs",
+                format!("{} must be positive", self.rebalance_timeout_ms),
             ));
         }
-        Ok(ClientConfig {
-            revocation_delay_ms: bounded(
-                &mut f,
-                "revocationDelayMs",
-                d.revocation_delay_ms,
-                MAX_TIME_MS,
-            )?,
-            assignment_delay_ms: bounded(
-                &mut f,
-                "assignmentDelayMs",
-                d.assignment_delay_ms,
-                MAX_TIME_MS,
-            )?,
-            restore_records_per_sec: bounded(
-                &mut f,
-                "restoreRecordsPerSec",
-                d.restore_records_per_sec,
-                1_000_000_000,
-            )?,
-            changelog_end_offset: bounded(
-                &mut f,
-                "changelogEndOffset",
-                d.changelog_end_offset,
-                1_000_000_000_000,
-            )?,
-            restart_delay_ms: bounded(&mut f, "restartDelayMs", d.restart_delay_ms, MAX_TIME_MS)?,
-            rebalance_timeout_ms,
-        })
+        bounded(self.revocation_delay_ms, "revocationDelayMs", MAX_TIME_MS)?;
+        bounded(self.assignment_delay_ms, "assignmentDelayMs", MAX_TIME_MS)?;
+        bounded(
+            self.restore_records_per_sec,
+            "restoreRecordsPerSec",
+            1_000_000_000,
+        )?;
+        bounded(
+            self.changelog_end_offset,
+            "changelogEndOffset",
+            1_000_000_000_000,
+        )?;
+        bounded(self.restart_delay_ms, "restartDelayMs", MAX_TIME_MS)
     }
-);
+}
 
 /// A process to start: everything optional (API.md `addProcess`).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct ProcessSpec {
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional = nullable)]
     pub process_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Members (stream threads) this process runs; at most 64.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional = nullable)]
     pub threads: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Static membership.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional = nullable)]
     pub instance_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional = nullable)]
     pub rack_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// `[{ key, value }]` or `{ key: value }`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "key_values_opt"
+    )]
+    #[ts(type = "Array<KeyValue> | { [key: string]: string } | null")]
     pub client_tags: Option<Vec<KeyValue>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional = nullable)]
     pub topology: Option<Topology>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional = nullable)]
     pub topology_epoch: Option<i32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional = nullable)]
     pub user_endpoint: Option<Endpoint>,
+    /// Only in a restart's changes: come back as a new member (a new member id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional = nullable)]
+    pub new_member: Option<bool>,
+}
+
+impl Validate for ProcessSpec {
+    fn validate(&self) -> Result<(), Invalid> {
+        if let Some(t) = self.threads {
+            if !(1..=MAX_THREADS).contains(&t) {
+                return Err(Invalid::new(
+                    "threads",
+                    format!("{t} is out of range 1..={MAX_THREADS}"),
+                ));
+            }
+        }
+        if self.new_member.is_some() {
+            return Err(Invalid::new(
+                "newMember",
+                "only a restart's changes take it",
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Most stream threads one simulated process may run.
 pub const MAX_THREADS: u32 = 64;
 
-/// Client tags may be written `[{key, value}]` (the protocol's form) or `{key: value}`.
-struct Tags(Vec<KeyValue>);
-
-impl FromJson for Tags {
-    const EXPECTED: &'static str = "client tags ([{key, value}] or {key: value})";
-    const PLURAL: &'static str = "client tag lists";
-    fn from_json(v: &Value, path: &Path<'_>) -> Result<Self, DecodeError> {
-        match v {
-            Value::Object(map) => {
-                let mut out = Vec::new();
-                for (k, x) in map {
-                    let value = String::from_json(x, &path.key(k))?;
-                    out.push(KeyValue {
-                        key: k.clone(),
-                        value,
-                    });
-                }
-                Ok(Tags(out))
-            }
-            _ => Vec::<KeyValue>::from_json(v, path).map(Tags),
-        }
-    }
-}
-
-fn process_fields(f: &mut crate::protocol::json::Fields<'_>) -> Result<ProcessSpec, DecodeError> {
-    let threads: Option<u32> = match f.or::<Option<i32>>("threads", None)? {
-        None => None,
-        Some(t) if (1..=MAX_THREADS as i32).contains(&t) => Some(t as u32),
-        Some(t) => {
-            return Err(DecodeError::new(
-                &f.path().key("threads"),
-                format!("{t} is out of range 1..={MAX_THREADS}"),
-            ))
-        }
-    };
-    let client_tags: Option<Tags> = f.or("clientTags", None)?;
-    Ok(ProcessSpec {
-        process_id: f.or("processId", None)?,
-        threads,
-        instance_id: f.or("instanceId", None)?,
-        rack_id: f.or("rackId", None)?,
-        client_tags: client_tags.map(|t| t.0),
-        topology: f.or("topology", None)?,
-        topology_epoch: f.or("topologyEpoch", None)?,
-        user_endpoint: f.or("userEndpoint", None)?,
-    })
-}
-
-from_json_struct!(ProcessSpec, "a process object", "process objects", |f| {
-    process_fields(&mut f)
-});
-
 /// What a restart changes (all optional); `newMember` makes a static process come back
 /// as a new dynamic member (its instanceId dropped).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(from = "ProcessSpec")]
+#[ts(optional_fields = nullable)]
 pub struct RestartChanges {
     #[serde(flatten)]
     pub process: ProcessSpec,
@@ -191,42 +171,41 @@ pub struct RestartChanges {
     pub new_member: bool,
 }
 
-from_json_struct!(
-    RestartChanges,
-    "a restart changes object",
-    "restart changes objects",
-    |f| {
-        let process = process_fields(&mut f)?;
-        if process.process_id.is_some() {
-            return Err(DecodeError::new(
-                &f.path().key("processId"),
-                "a restart keeps the process id",
-            ));
-        }
-        Ok(RestartChanges {
+impl From<ProcessSpec> for RestartChanges {
+    fn from(mut process: ProcessSpec) -> Self {
+        let new_member = process.new_member.take();
+        // Kept so that validate() can refuse a process id.
+        RestartChanges {
             process,
-            new_member: f.or("newMember", false)?,
-        })
+            new_member: new_member.unwrap_or(false),
+        }
     }
-);
+}
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+impl Validate for RestartChanges {
+    fn validate(&self) -> Result<(), Invalid> {
+        if self.process.process_id.is_some() {
+            return Err(Invalid::new("processId", "a restart keeps the process id"));
+        }
+        self.process.validate()
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
+#[ts(rename = "SimulationTopic")]
 pub struct NewTopic {
     pub name: String,
     pub num_partitions: i32,
 }
 
-from_json_struct!(NewTopic, "a topic object", "topic objects", |f| {
-    Ok(NewTopic {
-        name: f.required("name")?,
-        num_partitions: f.required("numPartitions")?,
-    })
-});
+impl Validate for NewTopic {}
 
 /// One thing that happens to the simulated world.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(tag = "type", rename_all = "camelCase")]
+#[ts(rename = "ScenarioAction")]
 pub enum Action {
     AddProcess(ProcessSpec),
     #[serde(rename_all = "camelCase")]
@@ -262,71 +241,131 @@ pub enum Action {
     },
 }
 
-impl FromJson for Action {
-    const EXPECTED: &'static str = "an action object";
-    const PLURAL: &'static str = "action objects";
-    fn from_json(v: &Value, path: &Path<'_>) -> Result<Self, DecodeError> {
-        let mut f = crate::protocol::json::Fields::new(v, path, Self::EXPECTED)?;
-        let kind: String = f.required("type")?;
-        let action = action_fields(&kind, &mut f)?;
-        f.finish()?;
-        Ok(action)
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ProcessRef {
+    process_id: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RestartFields {
+    process_id: String,
+    #[serde(default)]
+    changes: Option<RestartChanges>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TopicsFields {
+    topics: Vec<NewTopic>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NamesFields {
+    names: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AssignorFields {
+    #[serde(deserialize_with = "crate::config::assignor_name")]
+    assignor: String,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct StandbysFields {
+    #[serde(deserialize_with = "standby_replicas")]
+    num_standby_replicas: u32,
+}
+
+fn standby_replicas<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    let n = i32::deserialize(d)?;
+    if !(0..=16).contains(&n) {
+        return Err(de::Error::custom(format_args!(
+            "{n} is out of range 0..=16"
+        )));
+    }
+    Ok(n as u32)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HeartbeatFields {
+    request: Box<StreamsGroupHeartbeatRequest>,
+}
+
+impl Tagged for Action {
+    const TAGS: &'static [&'static str] = &[
+        "addProcess",
+        "stopProcess",
+        "crashProcess",
+        "restartProcess",
+        "createTopics",
+        "deleteTopics",
+        "setAssignor",
+        "setStandbyReplicas",
+        "heartbeat",
+    ];
+    const WHAT: &'static str = "action type";
+
+    fn variant<'de, D: Deserializer<'de>>(tag: &str, d: D) -> Result<Self, D::Error> {
+        Ok(match tag {
+            "addProcess" => Action::AddProcess(ProcessSpec::deserialize(d)?),
+            "stopProcess" => Action::StopProcess {
+                process_id: ProcessRef::deserialize(d)?.process_id,
+            },
+            "crashProcess" => Action::CrashProcess {
+                process_id: ProcessRef::deserialize(d)?.process_id,
+            },
+            "restartProcess" => {
+                let r = RestartFields::deserialize(d)?;
+                Action::RestartProcess {
+                    process_id: r.process_id,
+                    changes: r.changes,
+                }
+            }
+            "createTopics" => Action::CreateTopics {
+                topics: TopicsFields::deserialize(d)?.topics,
+            },
+            "deleteTopics" => Action::DeleteTopics {
+                names: NamesFields::deserialize(d)?.names,
+            },
+            "setAssignor" => Action::SetAssignor {
+                assignor: AssignorFields::deserialize(d)?.assignor,
+            },
+            "setStandbyReplicas" => Action::SetStandbyReplicas {
+                num_standby_replicas: StandbysFields::deserialize(d)?.num_standby_replicas,
+            },
+            _ => Action::Heartbeat {
+                request: HeartbeatFields::deserialize(d)?.request,
+            },
+        })
     }
 }
 
-fn action_fields(
-    kind: &str,
-    f: &mut crate::protocol::json::Fields<'_>,
-) -> Result<Action, DecodeError> {
-    Ok(match kind {
-        "addProcess" => Action::AddProcess(process_fields(f)?),
-        "stopProcess" => Action::StopProcess { process_id: f.required("processId")? },
-        "crashProcess" => Action::CrashProcess { process_id: f.required("processId")? },
-        "restartProcess" => Action::RestartProcess {
-            process_id: f.required("processId")?,
-            changes: f.or("changes", None)?,
-        },
-        "createTopics" => Action::CreateTopics { topics: f.required("topics")? },
-        "deleteTopics" => Action::DeleteTopics { names: f.required("names")? },
-        "setAssignor" => {
-            let assignor: String = f.required("assignor")?;
-            if crate::assignor::by_name(&assignor).is_none() {
-                return Err(DecodeError::new(
-                    &f.path().key("assignor"),
-                    format!(
-                        "unknown assignor {:?}; known: {}",
-                        crate::protocol::json::truncate(&assignor, 40),
-                        crate::assignor::NAMES.join(", ")
-                    ),
-                ));
+impl<'de> Deserialize<'de> for Action {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        crate::protocol::json::tagged(d)
+    }
+}
+
+impl Validate for Action {
+    fn validate(&self) -> Result<(), Invalid> {
+        match self {
+            Action::AddProcess(p) => p.validate(),
+            Action::RestartProcess { changes, .. } => {
+                changes.validate().map_err(|e| e.under("changes"))
             }
-            Action::SetAssignor { assignor }
+            _ => Ok(()),
         }
-        "setStandbyReplicas" => {
-            let n: i32 = f.required("numStandbyReplicas")?;
-            if !(0..=16).contains(&n) {
-                return Err(DecodeError::new(
-                    &f.path().key("numStandbyReplicas"),
-                    format!("{n} is out of range 0..=16"),
-                ));
-            }
-            Action::SetStandbyReplicas { num_standby_replicas: n as u32 }
-        }
-        "heartbeat" => Action::Heartbeat { request: Box::new(f.required("request")?) },
-        other => {
-            return Err(DecodeError::new(
-                &f.path().key("type"),
-                format!(
-                    "unknown action type {:?}; known: addProcess, stopProcess, crashProcess, restartProcess, createTopics, deleteTopics, setAssignor, setStandbyReplicas, heartbeat",
-                    crate::protocol::json::truncate(other, 40)
-                ),
-            ))
-        }
-    })
+    }
 }
 
 /// An action with the simulated time at which it happens.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TimedAction {
     pub at_ms: i64,
@@ -334,57 +373,75 @@ pub struct TimedAction {
     pub action: Action,
 }
 
-impl FromJson for TimedAction {
-    const EXPECTED: &'static str = "a timed action object ({atMs, type, ...})";
-    const PLURAL: &'static str = "timed action objects";
-    fn from_json(v: &Value, path: &Path<'_>) -> Result<Self, DecodeError> {
-        let mut f = crate::protocol::json::Fields::new(v, path, Self::EXPECTED)?;
-        let at_ms: i64 = f.or("atMs", 0)?;
-        if !(0..=MAX_TIME_MS).contains(&at_ms) {
-            return Err(DecodeError::new(
-                &path.key("atMs"),
-                format!("{at_ms} is out of range 0..={MAX_TIME_MS}"),
+impl<'de> Deserialize<'de> for TimedAction {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let (action, common) =
+            d.deserialize_map(TaggedVisitor::<Action>(PhantomData, &["atMs"]))?;
+        Ok(TimedAction {
+            at_ms: common.get("atMs").copied().unwrap_or(0),
+            action,
+        })
+    }
+}
+
+impl Validate for TimedAction {
+    fn validate(&self) -> Result<(), Invalid> {
+        if !(0..=MAX_TIME_MS).contains(&self.at_ms) {
+            return Err(Invalid::new(
+                "atMs",
+                format!("{} is out of range 0..={MAX_TIME_MS}", self.at_ms),
             ));
         }
-        let kind: String = f.required("type")?;
-        let action = action_fields(&kind, &mut f)?;
-        f.finish()?;
-        Ok(TimedAction { at_ms, action })
+        self.action.validate()
     }
 }
 
 /// A line of narration shown from `atMs` on.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct Narration {
+    #[serde(with = "int64")]
+    #[ts(type = "Int64Input")]
     pub at_ms: i64,
     pub text: String,
 }
 
-from_json_struct!(Narration, "a narration object", "narration objects", |f| {
-    Ok(Narration {
-        at_ms: f.required("atMs")?,
-        text: f.required("text")?,
-    })
-});
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// Plain JSON that replays a simulation exactly (a page URL or a file can carry it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
 pub struct Scenario {
     /// A short id (`rolling-bounce`); empty for a hand-made scenario.
+    #[ts(optional = nullable)]
     pub name: String,
+    #[ts(optional = nullable)]
     pub title: String,
+    #[ts(optional = nullable)]
     pub description: String,
+    #[serde(deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub narration: Vec<Narration>,
+    #[ts(optional = nullable)]
     pub group_id: String,
+    #[ts(optional = nullable)]
     pub config: CoordinatorConfig,
+    #[ts(optional = nullable)]
     pub client: ClientConfig,
     /// Topics that exist before anything happens.
+    #[serde(deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub topics: Vec<NewTopic>,
     /// The topology processes run unless their own spec says otherwise.
+    #[ts(optional = nullable)]
     pub topology: Topology,
+    #[serde(deserialize_with = "list")]
+    #[ts(optional = nullable)]
     pub actions: Vec<TimedAction>,
     /// How far the page runs the scenario (the simulation runs on after it if asked).
+    #[serde(with = "int64")]
+    #[ts(type = "Int64Input")]
+    #[ts(optional = nullable)]
     pub end_ms: i64,
 }
 
@@ -406,33 +463,19 @@ impl Default for Scenario {
     }
 }
 
-from_json_struct!(Scenario, "a scenario object", "scenario objects", |f| {
-    let d = Scenario::default();
-    let group_id: String = f.or("groupId", d.group_id)?;
-    if group_id.is_empty() {
-        return Err(DecodeError::new(
-            &f.path().key("groupId"),
-            "must not be empty",
-        ));
+impl Validate for Scenario {
+    fn validate(&self) -> Result<(), Invalid> {
+        if self.group_id.is_empty() {
+            return Err(Invalid::new("groupId", "must not be empty"));
+        }
+        if !(0..=MAX_TIME_MS).contains(&self.end_ms) {
+            return Err(Invalid::new(
+                "endMs",
+                format!("{} is out of range 0..={MAX_TIME_MS}", self.end_ms),
+            ));
+        }
+        self.config.validate().map_err(|e| e.under("config"))?;
+        self.client.validate().map_err(|e| e.under("client"))?;
+        self.actions.validate().map_err(|e| e.under("actions"))
     }
-    let end_ms: i64 = f.or("endMs", d.end_ms)?;
-    if !(0..=MAX_TIME_MS).contains(&end_ms) {
-        return Err(DecodeError::new(
-            &f.path().key("endMs"),
-            format!("{end_ms} is out of range 0..={MAX_TIME_MS}"),
-        ));
-    }
-    Ok(Scenario {
-        name: f.or("name", d.name)?,
-        title: f.or("title", d.title)?,
-        description: f.or("description", d.description)?,
-        narration: f.list("narration")?,
-        group_id,
-        config: f.or("config", d.config)?,
-        client: f.or("client", d.client)?,
-        topics: f.list("topics")?,
-        topology: f.or("topology", d.topology)?,
-        actions: f.list("actions")?,
-        end_ms,
-    })
-});
+}

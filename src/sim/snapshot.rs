@@ -6,11 +6,12 @@ use crate::sim::member::{Member, Tasks};
 use crate::sim::process::{stateful_subtopologies, Process, ProcessState};
 use crate::sim::scenario::NewTopic;
 use crate::sim::{coord, Simulation};
-use serde::Serialize;
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(rename = "ProcessTaskLists")]
 pub struct TaskLists {
     pub active_tasks: Vec<TaskIds>,
     pub standby_tasks: Vec<TaskIds>,
@@ -27,16 +28,17 @@ impl From<&Tasks> for TaskLists {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ErrorView {
     pub code: i16,
     pub name: String,
     pub message: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(rename = "ProcessMemberView")]
 pub struct MemberView {
     pub member_id: String,
     pub thread: u32,
@@ -46,8 +48,9 @@ pub struct MemberView {
     /// The client's own state: Joining, Stable, Reconciling, Left, Crashed, Failed.
     pub state: String,
     /// What the thread runs now.
-    #[serde(flatten)]
-    pub owned: TaskLists,
+    pub active_tasks: Vec<TaskIds>,
+    pub standby_tasks: Vec<TaskIds>,
+    pub warmup_tasks: Vec<TaskIds>,
     /// Tasks being closed before the revocation is confirmed.
     pub revoking: Option<TaskLists>,
     /// What it is reconciling to, and when it will be done.
@@ -59,8 +62,8 @@ pub struct MemberView {
     pub heartbeats: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RestoreView {
     pub subtopology_id: String,
     pub partition: i32,
@@ -68,8 +71,8 @@ pub struct RestoreView {
     pub end_offset: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ProcessView {
     pub process_id: String,
     pub state: ProcessState,
@@ -84,8 +87,9 @@ pub struct ProcessView {
     pub state_store: Vec<RestoreView>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(rename = "SimulationSnapshot")]
 pub struct SimSnapshot {
     pub now_ms: i64,
     pub group_id: String,
@@ -96,7 +100,7 @@ pub struct SimSnapshot {
     pub topics: Vec<NewTopic>,
     pub processes: Vec<ProcessView>,
     /// The coordinator's own snapshot (API.md).
-    pub coordinator: Value,
+    pub coordinator: crate::coordinator::snapshot::Snapshot,
 }
 
 fn member_view(m: &Member) -> MemberView {
@@ -106,7 +110,9 @@ fn member_view(m: &Member) -> MemberView {
         instance_id: m.instance_id.clone(),
         member_epoch: m.epoch,
         state: format!("{:?}", m.state),
-        owned: (&m.owned).into(),
+        active_tasks: m.owned.active.to_task_ids(),
+        standby_tasks: m.owned.standby.to_task_ids(),
+        warmup_tasks: m.owned.warmup.to_task_ids(),
         revoking: m
             .pending
             .as_ref()
@@ -172,3 +178,5 @@ impl Simulation {
         }
     }
 }
+
+impl crate::protocol::json::Validate for SimSnapshot {}

@@ -1,94 +1,126 @@
 //! `assign()`, `assignmentQuality()` and `warmupCaughtUp()`: the assignors stand-alone,
-//! for JS tooling and the playground (API.md, "Stand-alone assignment"). Pure.
+//! for JS tooling and the playground (API.md, "Stand-alone assignment"). Pure. One
+//! input path: the group spec decoded straight into its typed form.
 
-use super::convert::{input, output, required, JsResult};
-use crate::assignor::json::{assignor, decode_config, decode_spec, AssignmentJson};
-use crate::assignor::packed::{self, PackedSpec};
-use crate::assignor::{quality::quality, GroupAssignment};
-use crate::protocol::json::decode;
+use super::convert::{decode, decode_opt, error, output, JsResult};
+use crate::assignor::json::{assignment_config, assignor, AssignmentJsonIn, GroupSpecJson};
+use crate::assignor::{quality::quality, AssignmentConfig, GroupAssignment, GroupSpec};
+use crate::config::CoordinatorConfig;
+use crate::protocol::json::InputError;
+use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
 
-fn name_of(v: &JsValue) -> Result<String, JsError> {
-    v.as_string()
-        .ok_or_else(|| JsError::new("invalid assignorName: expected a string"))
+// The result object is built in JS from one flat buffer: a result is mostly partition
+// numbers, and building it from Rust call by call, or through JSON text and
+// `JSON.parse`, costs 3-4x more on 1 000 x 100 000 (BENCHMARKS.md "The JS boundary").
+// Layout: string count, each string's length (UTF-16 units) in `text`; member count,
+// per member: its id's string index, then for active, standby and warm-up: run count,
+// per run: subtopology id's string index, partition count, partitions.
+#[wasm_bindgen(inline_js = r#"
+export function assignmentObject(text, ints) {
+  let i = 0, at = 0;
+  const strings = new Array(ints[i++]);
+  for (let k = 0; k < strings.length; k++) {
+    const end = at + ints[i++];
+    strings[k] = text.slice(at, end);
+    at = end;
+  }
+  const roles = () => {
+    const list = new Array(ints[i++]);
+    for (let r = 0; r < list.length; r++) {
+      const subtopologyId = strings[ints[i++]];
+      const partitions = new Array(ints[i++]);
+      for (let p = 0; p < partitions.length; p++) partitions[p] = ints[i++];
+      list[r] = { subtopologyId, partitions };
+    }
+    return list;
+  };
+  const members = {};
+  for (let n = ints[i++]; n > 0; n--) {
+    const id = strings[ints[i++]];
+    const value = { activeTasks: roles(), standbyTasks: roles(), warmupTasks: roles() };
+    // An own property even for "__proto__", as JSON.parse makes it.
+    if (id === "__proto__") {
+      Object.defineProperty(members, id, { value, enumerable: true, writable: true, configurable: true });
+    } else {
+      members[id] = value;
+    }
+  }
+  return { members };
+}
+"#)]
+extern "C" {
+    #[wasm_bindgen(js_name = assignmentObject)]
+    fn assignment_object_js(text: &str, ints: &[u32]) -> JsValue;
 }
 
-fn spec_of(v: &JsValue) -> Result<crate::assignor::GroupSpec, JsError> {
-    let spec = required(v, "groupSpec")?;
-    decode_spec(&spec).map_err(|e| JsError::new(&e))
+/// The assignment as `{ members: { [memberId]: { activeTasks, standbyTasks,
+/// warmupTasks } } }` (the shape of `AssignmentJson`).
+fn assignment_object(a: &GroupAssignment) -> JsValue {
+    let mut text = String::new();
+    let mut lengths: Vec<u32> = Vec::new();
+    // Member ids are unique; each subtopology id is written once (`seen`).
+    let mut string = |s: &str, text: &mut String| -> u32 {
+        let i = lengths.len() as u32;
+        text.push_str(s);
+        lengths.push(s.encode_utf16().count() as u32);
+        i
+    };
+    let mut body: Vec<u32> = vec![a.members.len() as u32];
+    let mut seen: HashMap<&str, u32> = HashMap::new();
+    for (id, m) in &a.members {
+        body.push(string(id, &mut text));
+        for set in [&m.active, &m.standby, &m.warmup] {
+            body.push(set.subtopologies().count() as u32);
+            for (sub, parts) in set.subtopologies() {
+                let k = match seen.get(sub) {
+                    Some(k) => *k,
+                    None => {
+                        let k = string(sub, &mut text);
+                        seen.insert(sub, k);
+                        k
+                    }
+                };
+                body.push(k);
+                body.push(parts.len() as u32);
+                body.extend(parts.iter().map(|p| p.unsigned_abs()));
+            }
+        }
+    }
+    let mut ints = Vec::with_capacity(1 + lengths.len() + body.len());
+    ints.push(lengths.len() as u32);
+    ints.extend(&lengths);
+    ints.extend(body);
+    assignment_object_js(&text, &ints)
 }
 
-fn config_of(v: &JsValue) -> Result<crate::assignor::AssignmentConfig, JsError> {
-    let config = input(v, "config")?;
-    decode_config(config.as_ref()).map_err(|e| JsError::new(&e))
+fn name_of(v: &JsValue) -> Result<String, JsValue> {
+    v.as_string().ok_or_else(|| {
+        error(InputError::Decode {
+            what: "assignorName".to_owned(),
+            path: String::new(),
+            message: "expected a string".to_owned(),
+        })
+    })
+}
+
+fn spec_of(v: &JsValue) -> Result<GroupSpec, JsValue> {
+    Ok(decode::<GroupSpecJson>(v, "groupSpec")?.into_spec())
+}
+
+fn config_of(v: &JsValue) -> Result<AssignmentConfig, JsValue> {
+    let c: Option<CoordinatorConfig> = decode_opt(v, "config")?;
+    Ok(c.map(|c| assignment_config(&c)).unwrap_or_default())
 }
 
 /// `assign(assignorName, groupSpec, config?)` -> `{ members: { [memberId]: { activeTasks,
 /// standbyTasks, warmupTasks } } }`.
 #[wasm_bindgen]
 pub fn assign(assignor_name: JsValue, group_spec: JsValue, config: JsValue) -> JsResult {
-    let assignor = assignor(&name_of(&assignor_name)?).map_err(|e| JsError::new(&e))?;
+    let assignor = assignor(&name_of(&assignor_name)?).map_err(error)?;
     let spec = spec_of(&group_spec)?;
     let config = config_of(&config)?;
-    output(&AssignmentJson(&assignor.assign(&spec, &config)))
-}
-
-/// The fast path of the package's `assign()` (pkg/js/fast-assign.mjs; internal, not
-/// in index.d.ts): a packed group spec in, the packed result out
-/// (src/assignor/packed.rs), or undefined for "call the strict `assign` instead", which
-/// then throws the precise error. Never throws itself.
-#[wasm_bindgen(js_name = "__assignPacked")]
-pub fn assign_packed(
-    assignor_name: JsValue,
-    config: JsValue,
-    strings: &str,
-    ints: &[i32],
-    floats: &[f64],
-) -> Option<Vec<u32>> {
-    let name = assignor_name.as_string()?;
-    let config = input(&config, "config").ok()?;
-    packed::assign_packed(
-        &name,
-        config.as_ref(),
-        PackedSpec {
-            strings,
-            ints,
-            floats,
-        },
-    )
-}
-
-/// The fast path of the package's `warmupCaughtUp()` (internal, as `__assignPacked`):
-/// a boolean, or undefined for "call the strict `warmupCaughtUp` instead".
-#[wasm_bindgen(js_name = "__warmupCaughtUpPacked")]
-pub fn warmup_caught_up_packed(
-    config: JsValue,
-    strings: &str,
-    ints: &[i32],
-    floats: &[f64],
-) -> Option<bool> {
-    let config = input(&config, "config").ok()?;
-    packed::warmup_caught_up_packed(
-        config.as_ref(),
-        PackedSpec {
-            strings,
-            ints,
-            floats,
-        },
-    )
-}
-
-/// The fast path of the package's `assignmentQuality()` (internal): the figures, or
-/// undefined for "call the strict `assignmentQuality` instead".
-#[wasm_bindgen(js_name = "__assignmentQualityPacked")]
-pub fn assignment_quality_packed(strings: &str, ints: &[i32], floats: &[f64]) -> JsValue {
-    packed::quality_packed(PackedSpec {
-        strings,
-        ints,
-        floats,
-    })
-    .and_then(|q| output(&q).ok())
-    .unwrap_or(JsValue::UNDEFINED)
+    Ok(assignment_object(&assignor.assign(&spec, &config)))
 }
 
 /// `assignmentQuality(groupSpec, result)` -> the quality figures of an assignment of
@@ -96,15 +128,14 @@ pub fn assignment_quality_packed(strings: &str, ints: &[i32], floats: &[f64]) ->
 #[wasm_bindgen(js_name = assignmentQuality)]
 pub fn assignment_quality(group_spec: JsValue, result: JsValue) -> JsResult {
     let spec = spec_of(&group_spec)?;
-    let result = required(&result, "result")?;
-    let result: GroupAssignment = decode(&result, "result").map_err(|e| JsError::new(&e))?;
+    let result = decode::<AssignmentJsonIn>(&result, "result")?.into_assignment();
     output(&quality(&spec, &result))
 }
 
 /// `warmupCaughtUp(groupSpec, config?)` -> true when a member's warm-up task has caught
 /// up, i.e. a new target assignment would move the task to it.
 #[wasm_bindgen(js_name = warmupCaughtUp)]
-pub fn warmup_caught_up(group_spec: JsValue, config: JsValue) -> Result<bool, JsError> {
+pub fn warmup_caught_up(group_spec: JsValue, config: JsValue) -> Result<bool, JsValue> {
     let spec = spec_of(&group_spec)?;
     let config = config_of(&config)?;
     Ok(crate::assignor::warmup_caught_up(&spec, &config))
@@ -125,8 +156,8 @@ impl AssignIoFloor {
         assignor_name: JsValue,
         group_spec: JsValue,
         config: JsValue,
-    ) -> Result<AssignIoFloor, JsError> {
-        let assignor = assignor(&name_of(&assignor_name)?).map_err(|e| JsError::new(&e))?;
+    ) -> Result<AssignIoFloor, JsValue> {
+        let assignor = assignor(&name_of(&assignor_name)?).map_err(error)?;
         let spec = spec_of(&group_spec)?;
         let config = config_of(&config)?;
         Ok(AssignIoFloor {
@@ -137,18 +168,6 @@ impl AssignIoFloor {
     pub fn run(&self, group_spec: JsValue) -> JsResult {
         let spec = spec_of(&group_spec)?;
         std::hint::black_box(&spec);
-        output(&AssignmentJson(&self.result))
-    }
-
-    /// The I/O floor of the fast path: decodes a packed spec and encodes the held
-    /// assignment as the packed result (internal: the Node benchmark only).
-    #[wasm_bindgen(js_name = "__runPacked")]
-    pub fn run_packed(&self, strings: &str, ints: &[i32], floats: &[f64]) -> Option<Vec<u32>> {
-        let d = packed::decode(PackedSpec {
-            strings,
-            ints,
-            floats,
-        })?;
-        packed::encode(&d, &self.result)
+        Ok(assignment_object(&self.result))
     }
 }

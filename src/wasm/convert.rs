@@ -1,13 +1,23 @@
-//! Conversions at the JS boundary: a message may come as a JS object or as JSON text;
-//! results go back as plain JS objects.
+//! Conversions at the JS boundary, in one place. An input may come as a JS object or
+//! as JSON text: an object becomes text with one `JSON.stringify` (measured faster
+//! than serde-wasm-bindgen, BENCHMARKS.md "The JS boundary"), and the text is decoded
+//! straight into the typed structs. Results go back as plain JS objects. Every input
+//! error is thrown once, here, as a JS `Error` with `.kind` and `.path`.
 
-use crate::coordinator::RequestContext;
-use crate::protocol::json::{self, decode};
+use crate::protocol::json::{decode_str, InputError, Validate};
+use serde::de::DeserializeOwned;
 use serde::Serialize;
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-pub type JsResult = Result<JsValue, JsError>;
+pub type JsResult = Result<JsValue, JsValue>;
+
+/// The JS `Error` for an input error: its message, plus `.kind` and `.path`.
+pub fn error(e: InputError) -> JsValue {
+    let err = js_sys::Error::new(&e.to_string());
+    let _ = js_sys::Reflect::set(&err, &"kind".into(), &e.kind().into());
+    let _ = js_sys::Reflect::set(&err, &"path".into(), &e.path().into());
+    err.into()
+}
 
 /// `JSON.stringify` with BigInt values written as decimal strings (int64 offsets).
 /// A Rust closure rather than an inline JS snippet: wasm-bindgen writes snippets as
@@ -30,52 +40,91 @@ fn stringify(v: &JsValue) -> Result<JsValue, JsValue> {
     js_sys::JSON::stringify_with_replacer(v, replacer.as_ref().unchecked_ref()).map(JsValue::from)
 }
 
-/// Reads a JS value that may be absent: `None` for undefined or null.
-pub fn input(v: &JsValue, what: &str) -> Result<Option<Value>, JsError> {
+/// The JSON text of a JS value that may be absent: `None` for undefined or null.
+pub fn text(v: &JsValue, what: &str) -> Result<Option<String>, JsValue> {
     if v.is_undefined() || v.is_null() {
         return Ok(None);
     }
-    let text = if let Some(s) = v.as_string() {
-        s
-    } else {
-        let s = stringify(v).map_err(|e| {
-            let msg = js_sys::Error::from(e).message();
-            JsError::new(&format!(
-                "invalid {what}: not convertible to JSON: {}",
-                String::from(msg)
-            ))
-        })?;
-        s.as_string().ok_or_else(|| {
-            JsError::new(&format!(
-                "invalid {what}: expected an object or a JSON string"
-            ))
-        })?
-    };
-    json::parse(&text)
-        .map(Some)
-        .map_err(|e| JsError::new(&e.context(what)))
+    if let Some(s) = v.as_string() {
+        return Ok(Some(s));
+    }
+    let s = stringify(v).map_err(|e| {
+        let msg = String::from(js_sys::Error::from(e).message());
+        error(InputError::Syntax {
+            what: what.to_owned(),
+            message: format!("not convertible to JSON: {msg}"),
+        })
+    })?;
+    s.as_string().map(Some).ok_or_else(|| {
+        error(InputError::Syntax {
+            what: what.to_owned(),
+            message: "expected an object or a JSON string".to_owned(),
+        })
+    })
 }
 
-/// Reads a JS value that must be present.
-pub fn required(v: &JsValue, what: &str) -> Result<Value, JsError> {
-    input(v, what)?.ok_or_else(|| {
-        JsError::new(&format!(
-            "invalid {what}: expected an object or a JSON string, found nothing"
-        ))
-    })
+/// The serde-wasm-bindgen codec, only for the A/B of BENCHMARKS.md (feature
+/// `swb-codec`): a JS object decoded field by field through JS calls. It skips the
+/// JSON-text limits; an error is re-decoded from JSON text for its path.
+#[cfg(feature = "swb-codec")]
+fn decode_object<T: DeserializeOwned + Validate>(
+    v: &JsValue,
+    what: &str,
+) -> Option<Result<T, JsValue>> {
+    if v.is_undefined() || v.is_null() || v.is_string() {
+        return None;
+    }
+    let value: T = serde_wasm_bindgen::from_value(v.clone()).ok()?;
+    Some(
+        value
+            .validate()
+            .map(|()| value)
+            .map_err(|_| JsValue::UNDEFINED)
+            .or_else(|_| match text(v, what) {
+                Ok(Some(t)) => decode_str(&t, what).map_err(error),
+                Ok(None) => Err(JsValue::UNDEFINED),
+                Err(e) => Err(e),
+            }),
+    )
+}
+
+#[cfg(not(feature = "swb-codec"))]
+fn decode_object<T>(_: &JsValue, _: &str) -> Option<Result<T, JsValue>> {
+    None
+}
+
+/// Decodes an input that must be present.
+pub fn decode<T: DeserializeOwned + Validate>(v: &JsValue, what: &str) -> Result<T, JsValue> {
+    if let Some(r) = decode_object(v, what) {
+        return r;
+    }
+    match text(v, what)? {
+        Some(t) => decode_str(&t, what).map_err(error),
+        None => Err(error(InputError::Syntax {
+            what: what.to_owned(),
+            message: "expected an object or a JSON string, found nothing".to_owned(),
+        })),
+    }
+}
+
+/// Decodes an input that may be absent (undefined or null: `None`).
+pub fn decode_opt<T: DeserializeOwned + Validate>(
+    v: &JsValue,
+    what: &str,
+) -> Result<Option<T>, JsValue> {
+    if let Some(r) = decode_object(v, what) {
+        return r.map(Some);
+    }
+    match text(v, what)? {
+        Some(t) => decode_str(&t, what).map(Some).map_err(error),
+        None => Ok(None),
+    }
 }
 
 /// Encodes a result as a plain JS object (via JSON, so int64 values beyond 2^53 stay
 /// exact as strings).
-pub fn output<T: Serialize>(v: &T) -> JsResult {
-    let text =
-        serde_json::to_string(v).map_err(|e| JsError::new(&format!("internal error: {e}")))?;
-    js_sys::JSON::parse(&text).map_err(|_| JsError::new("internal error: output is not JSON"))
-}
-
-pub fn context(v: &JsValue) -> Result<RequestContext, JsError> {
-    match input(v, "context")? {
-        None => Ok(RequestContext::default()),
-        Some(v) => decode(&v, "context").map_err(|e| JsError::new(&e)),
-    }
+pub fn output<T: Serialize + ?Sized>(v: &T) -> JsResult {
+    let text = serde_json::to_string(v)
+        .map_err(|e| error(InputError::rejected(format!("internal error: {e}"))))?;
+    js_sys::JSON::parse(&text)
 }

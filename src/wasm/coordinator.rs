@@ -1,25 +1,23 @@
 //! The `Coordinator` class of API.md: each method decodes its input (field-path errors
 //! thrown as JS `Error`s, nothing changed), calls the core, encodes its output.
 
-use super::convert::{context, input, output, required, JsResult};
+use super::convert::{decode, decode_opt, error, output, JsResult};
 use crate::cluster::{Acl, CreatableTopic};
 use crate::coordinator::group_config::GroupConfigUpdate;
 use crate::coordinator::records::Record;
 use crate::coordinator::{Coordinator as Core, RequestContext};
-use crate::protocol::json::{decode, FromJson};
-use crate::protocol::{ListGroupsRequest, StreamsGroupHeartbeatRequest};
-use serde::Serialize;
-use serde_json::Value;
+use crate::protocol::json::{int64, Validate};
+use crate::protocol::{GroupIds, ListGroupsRequest, StreamsGroupHeartbeatRequest};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 
-fn err(e: String) -> JsError {
-    JsError::new(&e)
-}
+/// `advanceTime`'s argument: an int64 (a number, a decimal string or a BigInt).
+#[derive(Deserialize)]
+#[serde(transparent)]
+struct Millis(#[serde(with = "int64")] i64);
 
-fn decoded<T: FromJson>(v: &Value, what: &str) -> Result<T, JsError> {
-    decode(v, what).map_err(err)
-}
+impl Validate for Millis {}
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -50,24 +48,21 @@ impl Coordinator {
         Coordinator { inner }
     }
 
-    fn ctx(&self, v: &JsValue) -> Result<RequestContext, JsError> {
-        let ctx = context(v)?;
-        self.inner.check_context(&ctx).map_err(err)?;
+    fn ctx(&self, v: &JsValue) -> Result<RequestContext, JsValue> {
+        let ctx: RequestContext = decode_opt(v, "context")?.unwrap_or_default();
+        self.inner.check_context(&ctx).map_err(error)?;
         Ok(ctx)
     }
 }
 
-fn config(v: &JsValue) -> Result<crate::config::CoordinatorConfig, JsError> {
-    match input(v, "config")? {
-        None => Ok(Default::default()),
-        Some(v) => decoded(&v, "config"),
-    }
+pub(crate) fn config(v: &JsValue) -> Result<crate::config::CoordinatorConfig, JsValue> {
+    Ok(decode_opt(v, "config")?.unwrap_or_default())
 }
 
 #[wasm_bindgen]
 impl Coordinator {
     #[wasm_bindgen(constructor)]
-    pub fn new(config_value: JsValue) -> Result<Coordinator, JsError> {
+    pub fn new(config_value: JsValue) -> Result<Coordinator, JsValue> {
         Ok(Coordinator {
             inner: Core::new(config(&config_value)?),
         })
@@ -75,66 +70,50 @@ impl Coordinator {
 
     /// A coordinator fail-over: the cluster and groups the records describe.
     #[wasm_bindgen(js_name = fromRecords)]
-    pub fn from_records(config_value: JsValue, records: JsValue) -> Result<Coordinator, JsError> {
+    pub fn from_records(config_value: JsValue, records: JsValue) -> Result<Coordinator, JsValue> {
         let cfg = config(&config_value)?;
-        let v = required(&records, "records")?;
-        let records: Vec<Record> = decoded(&v, "records")?;
+        let records: Vec<Record> = decode(&records, "records")?;
         Ok(Coordinator {
-            inner: Core::from_records(cfg, records).map_err(err)?,
+            inner: Core::from_records(cfg, records).map_err(error)?,
         })
     }
 
     /// StreamsGroupHeartbeatRequest in, StreamsGroupHeartbeatResponse out.
     pub fn heartbeat(&mut self, request: JsValue, ctx: JsValue) -> JsResult {
-        let req = required(&request, "heartbeat")?;
-        let req: StreamsGroupHeartbeatRequest = decoded(&req, "heartbeat")?;
+        let req: StreamsGroupHeartbeatRequest = decode(&request, "heartbeat")?;
         let ctx = self.ctx(&ctx)?;
         output(&self.inner.heartbeat(&req, &ctx))
     }
 
     /// `describe(groupIds, context?)`: an array of group ids (or `{ groupIds }`).
     pub fn describe(&mut self, group_ids: JsValue, ctx: JsValue) -> JsResult {
-        let v = required(&group_ids, "describe")?;
-        let ids: Vec<String> = match &v {
-            Value::Object(_) => {
-                let r: crate::protocol::StreamsGroupDescribeRequest = decoded(&v, "describe")?;
-                r.group_ids
-            }
-            Value::String(_) => vec![decoded::<String>(&v, "describe")?],
-            _ => decoded(&v, "describe")?,
-        };
+        let ids = decode::<GroupIds>(&group_ids, "describe")?.0;
         let ctx = self.ctx(&ctx)?;
         output(&self.inner.describe(&ids, &ctx))
     }
 
     #[wasm_bindgen(js_name = listGroups)]
     pub fn list_groups(&self, request: JsValue) -> JsResult {
-        let req: ListGroupsRequest = match input(&request, "listGroups")? {
-            None => Default::default(),
-            Some(v) => decoded(&v, "listGroups")?,
-        };
+        let req: ListGroupsRequest = decode_opt(&request, "listGroups")?.unwrap_or_default();
         output(&self.inner.list_groups(&req))
     }
 
     #[wasm_bindgen(js_name = consumerGroupHeartbeat)]
     pub fn consumer_group_heartbeat(&mut self, request: JsValue, ctx: JsValue) -> JsResult {
-        let req = required(&request, "consumerGroupHeartbeat")?;
-        let req = decoded(&req, "consumerGroupHeartbeat")?;
+        let req = decode(&request, "consumerGroupHeartbeat")?;
         let ctx = self.ctx(&ctx)?;
         output(&self.inner.consumer_group_heartbeat(&req, &ctx))
     }
 
     #[wasm_bindgen(js_name = offsetCommit)]
     pub fn offset_commit(&mut self, request: JsValue) -> JsResult {
-        let req = required(&request, "offsetCommit")?;
-        let req = decoded(&req, "offsetCommit")?;
+        let req = decode(&request, "offsetCommit")?;
         output(&self.inner.offset_commit(&req))
     }
 
     #[wasm_bindgen(js_name = offsetFetch)]
     pub fn offset_fetch(&self, request: JsValue) -> JsResult {
-        let req = required(&request, "offsetFetch")?;
-        let req = decoded(&req, "offsetFetch")?;
+        let req = decode(&request, "offsetFetch")?;
         output(&self.inner.offset_fetch(&req))
     }
 
@@ -155,15 +134,13 @@ impl Coordinator {
     /// Moves the clock forward; returns the events it caused.
     #[wasm_bindgen(js_name = advanceTime)]
     pub fn advance_time(&mut self, ms: JsValue) -> JsResult {
-        let v = required(&ms, "advanceTime")?;
-        let ms: i64 = decoded(&v, "advanceTime")?;
-        output(&self.inner.advance_time(ms).map_err(err)?)
+        let ms = decode::<Millis>(&ms, "advanceTime")?.0;
+        output(&self.inner.advance_time(ms).map_err(error)?)
     }
 
     #[wasm_bindgen(js_name = createTopics)]
     pub fn create_topics(&mut self, topics: JsValue) -> JsResult {
-        let v = required(&topics, "createTopics")?;
-        let topics: Vec<CreatableTopic> = decoded(&v, "createTopics")?;
+        let topics: Vec<CreatableTopic> = decode(&topics, "createTopics")?;
         let out: Vec<TopicResult> = topics
             .into_iter()
             .map(|t| {
@@ -186,8 +163,8 @@ impl Coordinator {
     /// `[{ name, count }]`: grows each topic to `count` partitions in all.
     #[wasm_bindgen(js_name = createPartitions)]
     pub fn create_partitions(&mut self, topics: JsValue) -> JsResult {
-        let v = required(&topics, "createPartitions")?;
-        let topics: Vec<crate::cluster::CreatePartitionsTopic> = decoded(&v, "createPartitions")?;
+        let topics: Vec<crate::cluster::CreatePartitionsTopic> =
+            decode(&topics, "createPartitions")?;
         let out: Vec<crate::cluster::TopicResult> = topics
             .iter()
             .map(|t| self.inner.create_partitions(&t.name, t.count))
@@ -197,24 +174,8 @@ impl Coordinator {
 
     #[wasm_bindgen(js_name = deleteTopics)]
     pub fn delete_topics(&mut self, names: JsValue) -> JsResult {
-        let v = required(&names, "deleteTopics")?;
-        let names: Vec<String> = decoded(&v, "deleteTopics")?;
-        let out: Vec<TopicResult> = names
-            .into_iter()
-            .map(|n| {
-                let ok = self.inner.delete_topic(&n);
-                TopicResult {
-                    error_code: if ok {
-                        0
-                    } else {
-                        crate::protocol::ErrorCode::UNKNOWN_TOPIC_OR_PARTITION.code()
-                    },
-                    error_message: (!ok)
-                        .then(|| "This server does not host this topic-partition.".to_owned()),
-                    name: n,
-                }
-            })
-            .collect();
+        let names: Vec<String> = decode(&names, "deleteTopics")?;
+        let out = self.inner.delete_topics(&names);
         output(&out)
     }
 
@@ -236,9 +197,8 @@ impl Coordinator {
 
     /// Replaces the ACLs.
     #[wasm_bindgen(js_name = setAcls)]
-    pub fn set_acls(&mut self, acls: JsValue) -> Result<(), JsError> {
-        let v = required(&acls, "setAcls")?;
-        let acls: Vec<Acl> = decoded(&v, "setAcls")?;
+    pub fn set_acls(&mut self, acls: JsValue) -> Result<(), JsValue> {
+        let acls: Vec<Acl> = decode(&acls, "setAcls")?;
         self.inner.set_acls(&acls);
         Ok(())
     }
@@ -247,9 +207,8 @@ impl Coordinator {
     /// bumps its group epoch on its next heartbeat). Returns the configs now in force.
     #[wasm_bindgen(js_name = setGroupConfig)]
     pub fn set_group_config(&mut self, config: JsValue) -> JsResult {
-        let v = required(&config, "group config")?;
-        let update: GroupConfigUpdate = decoded(&v, "group config")?;
-        let now = self.inner.set_group_config(&update).map_err(err)?;
+        let update: GroupConfigUpdate = decode(&config, "group config")?;
+        let now = self.inner.set_group_config(&update).map_err(error)?;
         output(&now)
     }
 

@@ -1,14 +1,28 @@
 //! `checkInvariants(current, previous?)` and `checkSettled(snapshot)`: the invariant
 //! checker (src/invariants) for JS, over snapshots as `snapshot()` returns them (a
-//! Coordinator's or a Simulation's). The playground shows the answer as health badges.
+//! Coordinator's or a Simulation's), decoded strictly into the typed `Snapshot`. The
+//! playground shows the answer as health badges.
 
-use super::convert::{input, output, required, JsResult};
-use crate::invariants::{self, view::SnapshotView};
+use super::convert::{error, output, text, JsResult};
+use crate::coordinator::snapshot::Snapshot;
+use crate::invariants::{self, decode_snapshot};
+use crate::protocol::json::InputError;
 use wasm_bindgen::prelude::*;
 
-fn view(v: &JsValue, what: &str) -> Result<SnapshotView, JsError> {
-    let v = required(v, what)?;
-    SnapshotView::from_json(&v, what).map_err(|e| JsError::new(&e))
+fn snapshot(v: &JsValue, what: &str) -> Result<Option<Snapshot>, JsValue> {
+    match text(v, what)? {
+        Some(t) => decode_snapshot(&t, what).map(Some).map_err(error),
+        None => Ok(None),
+    }
+}
+
+fn required(v: &JsValue, what: &str) -> Result<Snapshot, JsValue> {
+    snapshot(v, what)?.ok_or_else(|| {
+        error(InputError::Syntax {
+            what: what.to_owned(),
+            message: "expected a snapshot object or its JSON text, found nothing".to_owned(),
+        })
+    })
 }
 
 /// `[{ rule, groupId, memberId?, message }]`: every safety rule `current` breaks, and
@@ -16,11 +30,8 @@ fn view(v: &JsValue, what: &str) -> Result<SnapshotView, JsError> {
 /// when all is well.
 #[wasm_bindgen(js_name = checkInvariants)]
 pub fn check_invariants(current: JsValue, previous: JsValue) -> JsResult {
-    let cur = view(&current, "current")?;
-    let prev = match input(&previous, "previous")? {
-        None => None,
-        Some(v) => Some(SnapshotView::from_json(&v, "previous").map_err(|e| JsError::new(&e))?),
-    };
+    let cur = required(&current, "current")?;
+    let prev = snapshot(&previous, "previous")?;
     output(&invariants::check(prev.as_ref(), &cur))
 }
 
@@ -28,5 +39,13 @@ pub fn check_invariants(current: JsValue, previous: JsValue) -> JsResult {
 /// change: each group is Stable with every task active on exactly one member.
 #[wasm_bindgen(js_name = checkSettled)]
 pub fn check_settled(snapshot: JsValue) -> JsResult {
-    output(&invariants::check_settled(&view(&snapshot, "snapshot")?))
+    output(&invariants::check_settled(&required(
+        &snapshot, "snapshot",
+    )?))
+}
+
+/// The invariant rules' names (`Violation.rule`), in the order the README lists them.
+#[wasm_bindgen(js_name = invariantRules)]
+pub fn invariant_rules() -> JsResult {
+    output(&invariants::RULES)
 }

@@ -1,9 +1,10 @@
 //! The JavaScript binding of the simulation (API.md `Simulation`).
 
-use crate::protocol::json::decode;
+use crate::protocol::json::InputError;
 use crate::sim::scenario::{Action, NewTopic, ProcessSpec, RestartChanges, Scenario};
 use crate::sim::{presets, Simulation as CoreSimulation};
-use crate::wasm::convert::{input, output, required, JsResult};
+use crate::wasm::convert::{decode, decode_opt, error, output, JsResult};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 /// Simulated Kafka Streams processes speaking the protocol to a coordinator.
@@ -12,29 +13,38 @@ pub struct Simulation {
     inner: CoreSimulation,
 }
 
-fn err(e: String) -> JsError {
-    JsError::new(&e)
+/// A refusal of the simulated world (an unknown process, ...).
+fn err(e: String) -> JsValue {
+    error(InputError::rejected(e))
 }
 
-fn int_arg(v: f64, what: &str) -> Result<i64, JsError> {
+fn int_arg(v: f64, what: &str) -> Result<i64, JsValue> {
     if v.is_finite() && v.fract() == 0.0 && v.abs() < 9.0e15 {
         Ok(v as i64)
     } else {
-        Err(JsError::new(&format!(
-            "invalid {what}: expected an integer, found {v}"
-        )))
+        Err(error(InputError::Decode {
+            what: what.to_owned(),
+            path: String::new(),
+            message: format!("expected an integer, found {v}"),
+        }))
     }
+}
+
+/// One entry of `Simulation.presets()`.
+#[derive(Serialize)]
+struct Preset<'a> {
+    name: &'a str,
+    title: &'a str,
+    description: &'a str,
+    scenario: &'a Scenario,
 }
 
 #[wasm_bindgen]
 impl Simulation {
     /// `config`: the coordinator's config (as `new Coordinator(config)`).
     #[wasm_bindgen(constructor)]
-    pub fn new(config: JsValue) -> Result<Simulation, JsError> {
-        let config = match input(&config, "config")? {
-            None => Default::default(),
-            Some(v) => decode(&v, "config").map_err(err)?,
-        };
+    pub fn new(config: JsValue) -> Result<Simulation, JsValue> {
+        let config = super::coordinator::config(&config)?;
         Ok(Simulation {
             inner: CoreSimulation::new(config),
         })
@@ -42,9 +52,8 @@ impl Simulation {
 
     /// A simulation that plays `scenario` (configs plus timed actions).
     #[wasm_bindgen(js_name = fromScenario)]
-    pub fn from_scenario(scenario: JsValue) -> Result<Simulation, JsError> {
-        let v = required(&scenario, "scenario")?;
-        let s: Scenario = decode(&v, "scenario").map_err(err)?;
+    pub fn from_scenario(scenario: JsValue) -> Result<Simulation, JsValue> {
+        let s: Scenario = decode(&scenario, "scenario")?;
         Ok(Simulation {
             inner: CoreSimulation::from_scenario(s),
         })
@@ -52,34 +61,32 @@ impl Simulation {
 
     /// The preset scenarios: `[{ name, title, description, scenario }]`.
     pub fn presets() -> JsResult {
-        let mut out = Vec::new();
-        for (name, _) in presets::PRESETS {
-            if let Some(Ok(s)) = presets::preset(name) {
-                out.push(serde_json::json!({
-                    "name": name,
-                    "title": s.title,
-                    "description": s.description,
-                    "scenario": s,
-                }));
-            }
-        }
+        let all: Vec<(&str, Scenario)> = presets::PRESETS
+            .iter()
+            .filter_map(|(name, _)| Some((*name, presets::preset(name)?.ok()?)))
+            .collect();
+        let out: Vec<Preset<'_>> = all
+            .iter()
+            .map(|(name, s)| Preset {
+                name,
+                title: &s.title,
+                description: &s.description,
+                scenario: s,
+            })
+            .collect();
         output(&out)
     }
 
     /// Checks a scenario without running it; throws the decoding error.
     #[wasm_bindgen(js_name = checkScenario)]
     pub fn check_scenario(scenario: JsValue) -> JsResult {
-        let v = required(&scenario, "scenario")?;
-        let s: Scenario = decode(&v, "scenario").map_err(err)?;
+        let s: Scenario = decode(&scenario, "scenario")?;
         output(&s)
     }
 
     #[wasm_bindgen(js_name = addProcess)]
-    pub fn add_process(&mut self, spec: JsValue) -> Result<String, JsError> {
-        let spec: ProcessSpec = match input(&spec, "process")? {
-            None => ProcessSpec::default(),
-            Some(v) => decode(&v, "process").map_err(err)?,
-        };
+    pub fn add_process(&mut self, spec: JsValue) -> Result<String, JsValue> {
+        let spec: ProcessSpec = decode_opt(&spec, "process")?.unwrap_or_default();
         self.inner.add_process(spec).map_err(err)
     }
 
@@ -105,18 +112,14 @@ impl Simulation {
 
     #[wasm_bindgen(js_name = restartProcess)]
     pub fn restart_process(&mut self, id: String, changes: JsValue) -> JsResult {
-        let changes: Option<RestartChanges> = match input(&changes, "changes")? {
-            None => None,
-            Some(v) => Some(decode(&v, "changes").map_err(err)?),
-        };
+        let changes: Option<RestartChanges> = decode_opt(&changes, "changes")?;
         output(&self.inner.restart_process(&id, changes).map_err(err)?)
     }
 
     /// `[{ name, numPartitions }]`, recorded into the scenario.
     #[wasm_bindgen(js_name = createTopics)]
     pub fn create_topics(&mut self, topics: JsValue) -> JsResult {
-        let v = required(&topics, "topics")?;
-        let topics: Vec<NewTopic> = decode(&v, "topics").map_err(err)?;
+        let topics: Vec<NewTopic> = decode(&topics, "topics")?;
         output(
             &self
                 .inner
@@ -127,8 +130,7 @@ impl Simulation {
 
     #[wasm_bindgen(js_name = deleteTopics)]
     pub fn delete_topics(&mut self, names: JsValue) -> JsResult {
-        let v = required(&names, "names")?;
-        let names: Vec<String> = decode(&v, "names").map_err(err)?;
+        let names: Vec<String> = decode(&names, "names")?;
         output(
             &self
                 .inner
@@ -140,11 +142,11 @@ impl Simulation {
     #[wasm_bindgen(js_name = setAssignor)]
     pub fn set_assignor(&mut self, name: String) -> JsResult {
         if crate::assignor::by_name(&name).is_none() {
-            return Err(JsError::new(&format!(
-                "invalid assignor: unknown assignor {:?}; known: {}",
-                crate::protocol::json::truncate(&name, 40),
-                crate::assignor::NAMES.join(", ")
-            )));
+            return Err(error(InputError::Invalid {
+                what: "assignor".to_owned(),
+                path: String::new(),
+                message: crate::config::unknown_assignor(&name),
+            }));
         }
         output(
             &self
@@ -158,9 +160,11 @@ impl Simulation {
     pub fn set_standby_replicas(&mut self, n: f64) -> JsResult {
         let n = int_arg(n, "numStandbyReplicas")?;
         if !(0..=16).contains(&n) {
-            return Err(JsError::new(&format!(
-                "invalid numStandbyReplicas: {n} is out of range 0..=16"
-            )));
+            return Err(error(InputError::Invalid {
+                what: "numStandbyReplicas".to_owned(),
+                path: String::new(),
+                message: format!("{n} is out of range 0..=16"),
+            }));
         }
         output(
             &self
@@ -175,8 +179,7 @@ impl Simulation {
     /// Sends a hand-made StreamsGroupHeartbeatRequest now (recorded); returns the response.
     #[wasm_bindgen(js_name = sendHeartbeat)]
     pub fn send_heartbeat(&mut self, request: JsValue) -> JsResult {
-        let v = required(&request, "heartbeat")?;
-        let req = decode(&v, "heartbeat").map_err(err)?;
+        let req = decode(&request, "heartbeat")?;
         let (resp, _) = self.inner.send_heartbeat(req);
         output(&resp)
     }
@@ -193,7 +196,13 @@ impl Simulation {
         let max = match max_ms.as_f64() {
             Some(v) => int_arg(v, "maxMs")?,
             None if max_ms.is_undefined() || max_ms.is_null() => 3_600_000,
-            None => return Err(JsError::new("invalid maxMs: expected a number")),
+            None => {
+                return Err(error(InputError::Decode {
+                    what: "maxMs".to_owned(),
+                    path: String::new(),
+                    message: "expected a number".to_owned(),
+                }))
+            }
         };
         output(&self.inner.step_next(max))
     }
@@ -215,11 +224,11 @@ impl Simulation {
     /// Query it freely; change the simulated world through the Simulation's calls
     /// (`sendHeartbeat`, `createTopics`, ...) so that the scenario records them.
     #[wasm_bindgen(getter)]
-    pub fn coordinator(&self) -> Result<crate::wasm::coordinator::Coordinator, JsError> {
+    pub fn coordinator(&self) -> Result<crate::wasm::coordinator::Coordinator, JsValue> {
         let c = &self.inner.coordinator;
         let copy =
             crate::coordinator::Coordinator::from_records(c.config.clone(), c.records().to_vec())
-                .map_err(err)?;
+                .map_err(error)?;
         Ok(crate::wasm::coordinator::Coordinator::from_core(copy))
     }
 

@@ -1,10 +1,11 @@
-// The web build's assign() in headless Chromium: www/pkg/index.js (the package's
-// `./web` entry, dist/web/index.js) gives the packed fast path after init(), and it
-// answers exactly as the strict wasm export (www/pkg/streams_rebalance.js) does, for
-// valid specs and for hostile ones, results and error messages alike.
+// The web build's assign() in headless Chromium (www/pkg/index.js, the package's
+// `./web` entry): after init() it gives exactly the native output of the shared
+// fixture (tests/fixtures/assign_cases.json, kept by tests/assign_json.rs), a member
+// named "__proto__" is an own property of the result, and hostile specs throw Errors
+// that carry .kind and .path.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { serve, launch, WWW } from "./harness.mjs";
 
@@ -22,71 +23,50 @@ after(async () => {
   if (server) await server.close();
 });
 
-function spec(members, subs, partitions, extra = {}) {
-  return {
-    subtopologies: Array.from({ length: subs }, (_, i) => ({ subtopologyId: `s${i}`, numPartitions: partitions, stateful: i % 2 === 0 })),
-    members: Array.from({ length: members }, (_, i) => ({ memberId: `m${i}`, processId: `p${i % 3}`, ...extra })),
-  };
-}
+const CASES = JSON.parse(readFileSync(new URL("../fixtures/assign_cases.json", import.meta.url), "utf8"));
 
-test("the web build's assign() is the fast path and equals the strict export", async () => {
+test("the web build's assign() gives the native results and throws Errors with kind and path", async () => {
   const page = await browser.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
   await page.goto(server.url);
-  const valid = [
-    spec(3, 2, 4),
-    spec(10, 3, 7, { clientTags: { zone: "a" }, rackId: "r" }),
-    { ...spec(2, 1, 3), groupTopologyEpoch: 2 },
-    {
-      subtopologies: [{ subtopologyId: "zé", numPartitions: 3, stateful: true }],
-      members: [
-        { memberId: "10", processId: "p", activeTasks: [{ subtopologyId: "zé", partitions: [2, 0] }], taskOffsets: [{ subtopologyId: "zé", partition: 0, offset: 9007199254740991 }] },
-        { memberId: "9", processId: "q", clientTags: [{ key: "zone", value: "😀" }] },
-      ],
-    },
-  ];
-  const r = await page.evaluate(async (valid) => {
-    const fast = await import("./pkg/index.js");
-    await fast.default();
-    const strict = await import("./pkg/streams_rebalance.js");
-    const outcome = (f) => {
+  const r = await page.evaluate(async (cases) => {
+    const m = await import("./pkg/index.js");
+    await m.default();
+    const thrown = (f) => {
       try {
-        return JSON.stringify(f());
+        f();
+        return null;
       } catch (e) {
-        return `Error: ${e.message}`;
+        return { isError: e instanceof Error, kind: e.kind, path: e.path, message: e.message };
       }
     };
-    const hostile = [
-      { subtopologies: [{ subtopologyId: "a", numPartitions: 1 }], members: [{ memberId: "m", processId: "p", taskOffsets: [{ subtopologyId: "a", partition: 0, offset: 5n }] }] },
-      { subtopologies: [{ subtopologyId: "a", numPartitions: 1 }], members: [{ memberId: "m", processId: "p\ud800" }] },
-      // eslint-disable-next-line no-sparse-arrays
-      { subtopologies: [{ subtopologyId: "a", numPartitions: 1 }], members: [, { memberId: "m", processId: "p" }] },
-      { subtopologies: [{ subtopologyId: "a", numPartitions: 1.5 }], members: [] },
-      { subtopologies: [], members: [{ memberId: "m", processId: "p", extra: 1 }] },
-      { subtopologies: [{ subtopologyId: "a", numPartitions: 1 }], members: [{ memberId: "m", processId: "p" }, { memberId: "m", processId: "q" }] },
-    ];
-    const cases = [...valid, ...hostile];
-    const config = { numStandbyReplicas: 1 };
+    const one = { subtopologies: [{ subtopologyId: "a", numPartitions: 2 }], members: [{ memberId: "__proto__", processId: "p" }] };
+    const proto = m.assign("sticky", one);
     return {
-      same: cases.map((s) => [outcome(() => fast.assign("sticky", s, config)), outcome(() => strict.assign("sticky", s, config))]),
-      fastIsWrapper: fast.assign !== strict.assign,
-      // The fast path alone (no strict fall-back) answers every valid case.
-      fastOnly: await (async () => {
-        const { fastAssign } = await import("./pkg/fast-assign.js");
-        const only = fastAssign(() => {
-          throw new Error("fell back");
-        }, strict.__assignPacked);
-        return valid.map((s, i) => outcome(() => only("sticky", s, config)) === outcome(() => strict.assign("sticky", s, config)) || i);
-      })(),
-      errorsThrown: hostile.map((s) => outcome(() => fast.assign("sticky", s, config)).startsWith("Error: ")).filter(Boolean).length,
+      results: cases.map((c) => m.assign(c.assignor, c.groupSpec, c.config)),
+      proto: [Object.keys(proto.members), Object.getPrototypeOf(proto.members) === Object.prototype],
+      hostile: [
+        thrown(() => m.assign("sticky", { subtopologies: [{ subtopologyId: "a", numPartitions: 1.5 }], members: [] })),
+        thrown(() => m.assign("sticky", { subtopologies: [], members: [{ memberId: "m", processId: "p", extra: 1 }] })),
+        thrown(() => m.assign("sticky", { subtopologies: [], members: [{ memberId: "m", processId: "p" }, { memberId: "m", processId: "q" }] })),
+        thrown(() => m.assign("sticky", { subtopologies: [], members: [{ memberId: "m", processId: "p".repeat(40000) }] })),
+        thrown(() => m.assign("sticky", "{")),
+      ],
     };
-  }, valid);
+  }, CASES);
   assert.deepEqual(errors, []);
-  assert.ok(r.fastIsWrapper, "the web entry's assign is the fast wrapper");
-  for (const [i, [fast, strict]] of r.same.entries()) assert.equal(fast, strict, `case ${i}`);
-  assert.ok(r.errorsThrown >= 5, `hostile cases throw the strict errors: ${r.errorsThrown}`);
-  assert.ok(!r.same[0][0].startsWith("Error"), r.same[0][0]);
-  assert.deepEqual(r.fastOnly, r.fastOnly.map(() => true), "the fast path answered the valid cases");
+  r.results.forEach((got, i) => assert.deepEqual(got, CASES[i].expected, CASES[i].name));
+  assert.deepEqual(r.proto, [["__proto__"], true]);
+  assert.deepEqual(
+    r.hostile.map((e) => [e.isError, e.kind, e.path]),
+    [
+      [true, "decode", "subtopologies[0].numPartitions"],
+      [true, "decode", "members[0].extra"],
+      [true, "invalid", "members[1].memberId"],
+      [true, "limit", "members[0].processId"],
+      [true, "syntax", ""],
+    ],
+  );
   await page.close();
 });

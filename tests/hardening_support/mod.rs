@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use streams_rebalance::config::CoordinatorConfig;
 use streams_rebalance::coordinator::records::Record;
 use streams_rebalance::coordinator::{Coordinator, RequestContext};
-use streams_rebalance::invariants::{self, view::SnapshotView, Violation};
+use streams_rebalance::invariants::{self, Violation};
 use streams_rebalance::protocol::json::decode_str;
 use streams_rebalance::protocol::*;
 
@@ -293,7 +293,7 @@ pub struct World {
     pub deployed: i32,
     pub now: i64,
     pub step: usize,
-    pub prev: SnapshotView,
+    pub prev: streams_rebalance::coordinator::snapshot::Snapshot,
     pub log: Vec<String>,
 }
 
@@ -301,7 +301,7 @@ impl World {
     pub fn new(config: CoordinatorConfig, failover_at: Option<usize>) -> World {
         let mut a = Coordinator::new(config.clone());
         a.create_topics(&[(SOURCE_A.to_owned(), 4), (SOURCE_B.to_owned(), 3)]);
-        let prev = SnapshotView::from_snapshot(&a.snapshot()).expect("snapshot view");
+        let prev = a.snapshot();
         World {
             config,
             a,
@@ -576,7 +576,7 @@ impl World {
     /// The invariants between the last snapshot and this one; the twin's state.
     pub fn after_step(&mut self) {
         let snap = self.a.snapshot();
-        let cur = SnapshotView::from_snapshot(&snap).expect("snapshot view");
+        let cur = snap.clone();
         let v = invariants::check(Some(&self.prev), &cur);
         self.fail_on(&v);
         if let Some(b) = &mut self.b {
@@ -631,7 +631,7 @@ impl World {
             self.both(|c| json(&c.advance_time(ms).expect("forward")));
             self.after_step();
         }
-        let cur = SnapshotView::from_snapshot(&self.a.snapshot()).expect("snapshot view");
+        let cur = self.a.snapshot();
         let v = invariants::check_settled(&cur);
         self.fail_on(&v);
     }

@@ -59,7 +59,7 @@ test("a broken snapshot is reported, a non-snapshot throws", () => {
   const later = structuredClone(snap);
   later.groups[0].groupEpoch -= 1;
   assert.ok(wasm.checkInvariants(later, c.snapshot()).some((v) => v.rule === "epochsForward"));
-  assert.throws(() => wasm.checkInvariants({ groups: [{}] }), /invalid current: groups\[0\]\.groupType: missing required field/);
+  assert.throws(() => wasm.checkInvariants({ groups: [{}] }), /invalid current: groups\[0\]\.groupId: missing field `groupId`/);
   assert.throws(() => wasm.checkInvariants(undefined), /invalid current/);
   c.free();
 });

@@ -69,10 +69,10 @@ test("bad input throws an Error naming the field and changes nothing", () => {
   assert.throws(() => sim.setAssignor("magic"), /unknown assignor "magic"/);
   assert.throws(() => sim.setStandbyReplicas(1.5), /expected an integer/);
   assert.throws(() => sim.step(-1), /out of range/);
-  assert.throws(() => sim.createTopics([{ name: "x" }]), /numPartitions: missing required field/);
+  assert.throws(() => sim.createTopics([{ name: "x" }]), /numPartitions: missing field `numPartitions`/);
   assert.throws(() => Simulation.fromScenario({ actions: [{ type: "explode" }] }), /actions\[0\]\.type: unknown action type/);
   assert.throws(() => new Simulation({ heartbeatIntervalMs: 0 }), /heartbeatIntervalMs/);
-  assert.throws(() => sim.sendHeartbeat({ groupId: 1 }), /groupId: expected a string/);
+  assert.throws(() => sim.sendHeartbeat({ groupId: 1 }), /groupId: invalid type: integer `1`, expected a string/);
   assert.equal(JSON.stringify(sim.scenario()), before);
   sim.free();
 });

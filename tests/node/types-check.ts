@@ -76,6 +76,8 @@ const processId: string = sim.addProcess({ threads: 2, clientTags: { zone: "a" }
 const events: SimulationEvent[] = sim.runUntilStable(60000);
 const heartbeats = events.filter((e) => e.kind === "heartbeat" && e.response?.errorCode === 0).length;
 
+// @ts-expect-error the assignor name is one the module knows
+assign("stcky", { subtopologies: [], members: [] });
 // @ts-expect-error memberEpoch is required
 const noEpoch: StreamsGroupHeartbeatRequest = { groupId: "app", memberId: "" };
 // @ts-expect-error partitions are numbers

@@ -98,6 +98,7 @@ pub fn heartbeat_request() -> StreamsGroupHeartbeatRequest {
         ]),
         task_end_offsets: Some(vec![offset("0", 0, i64::MIN), offset("0", 1, -1)]),
         shutdown_application: true,
+        ..Default::default()
     }
 }
 
@@ -155,6 +156,7 @@ pub fn heartbeat_response() -> StreamsGroupHeartbeatResponse {
                 },
             ],
         }]),
+        ..Default::default()
     }
 }
 
@@ -162,6 +164,7 @@ pub fn describe_request() -> StreamsGroupDescribeRequest {
     StreamsGroupDescribeRequest {
         group_ids: vec!["app".into(), "other".into(), String::new()],
         include_authorized_operations: true,
+        ..Default::default()
     }
 }
 
@@ -230,6 +233,7 @@ pub fn describe_response() -> StreamsGroupDescribeResponse {
                 }),
                 members: vec![member, static_member],
                 authorized_operations: i32::MIN,
+                ..Default::default()
             },
             DescribedGroup {
                 error_code: ErrorCode::GROUP_ID_NOT_FOUND.code(),
@@ -242,6 +246,7 @@ pub fn describe_response() -> StreamsGroupDescribeResponse {
                 topology: None,
                 members: vec![],
                 authorized_operations: 0,
+                ..Default::default()
             },
         ],
     }

@@ -122,6 +122,7 @@ impl Coordinator {
             standby_tasks: standby,
             warmup_tasks: warmup,
             partitions_by_user_endpoint: sent.partitions_by_user_endpoint,
+            ..Default::default()
         };
         self.record_sent(gid, member_id, version, sent.runtime);
         Ok(response)
