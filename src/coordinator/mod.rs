@@ -62,6 +62,8 @@ from_json_struct!(RequestContext, "a context object", "context objects", |f| {
     })
 });
 
+/// Clone: a simulation is copied whole for the playground's checkpoints.
+#[derive(Clone)]
 pub struct Coordinator {
     pub config: CoordinatorConfig,
     pub cluster: Cluster,
