@@ -1,0 +1,124 @@
+// The playground's speed in headless Chromium (a benchmark, not a test: it asserts
+// nothing, it prints figures). For each group size it opens the page on a generated
+// scenario (tests/e2e/big-scenario.mjs), waits for the timeline to be computed, then
+// steps forward from step 0 as a person pressing the right arrow would, and times each
+// step from the key press to the first paint after it (the key event dispatched in the
+// page; the time read in a timer queued from the next animation frame, i.e. once the
+// frame with the new step is drawn). Chip animations are on (no reduced motion).
+// "settled" adds the work deferred to idle time (the invariant badges of big groups).
+//
+//   node bench/page.mjs                    # the sizes of issue 14
+//   node bench/page.mjs --sizes 30x4x600 --steps 40
+//   node bench/page.mjs --link             # also: a 30x4 link with &step=4999
+//
+// Needs the wasm build (scripts/build-wasm.sh) and Debian's /usr/bin/chromium. The
+// machine's load average is printed before and after: quote it with the figures.
+
+import os from "node:os";
+import { serve, launch } from "../tests/e2e/harness.mjs";
+import { bigScenario } from "../tests/e2e/big-scenario.mjs";
+
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : dflt;
+};
+const sizes = opt("sizes", "30x4x600,100x4x1200,250x4x10000").split(",").map((s) => s.split("x").map(Number));
+const maxSteps = Number(opt("steps", "120"));
+const withLink = args.includes("--link");
+const lanesToo = args.includes("--lanes");
+const reduced = args.includes("--reduced-motion");
+
+const load = () => os.loadavg().map((x) => x.toFixed(2)).join(" ");
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const fmt = (x) => x.toFixed(1);
+
+async function openScenario(browser, url, scenario, step = 0, view = null) {
+  const context = await browser.newContext({ viewport: { width: 1920, height: 1080 }, reducedMotion: reduced ? "reduce" : "no-preference" });
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.waitForSelector("body[data-ready=true]");
+  const hash = await page.evaluate(async ([s, k]) => (await import("/share.js")).encodeHash(s, k), [scenario, step]);
+  const t0 = Date.now();
+  await page.evaluate((h) => { location.hash = h; }, hash);
+  await page.waitForFunction(([k, title]) => document.getElementById("story-title").textContent === title
+    && Number(document.body.dataset.step) === k && !document.body.dataset.busy, [step, scenario.title], { timeout: 600000, polling: 100 });
+  const computeMs = Date.now() - t0;
+  if (view === "lanes" && (await page.getAttribute("#board", "data-mode")) !== "lanes") await page.click("#view-toggle");
+  return { context, page, computeMs, hash };
+}
+
+/** Times `n` steps forward from step 0: [{ paint, settled }] in ms. */
+async function stepTimes(page, n) {
+  return page.evaluate(async (count) => {
+    const key = (k) => document.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true }));
+    const paint = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    const idle = () => new Promise((r) => requestIdleCallback(r, { timeout: 2000 }));
+    key("Home");
+    await paint();
+    await idle();
+    const out = [];
+    const last = Number(document.body.dataset.steps);
+    for (let i = 0; i < Math.min(count, last); i++) {
+      const t0 = performance.now();
+      key("ArrowRight");
+      await paint();
+      const t1 = performance.now();
+      await idle();
+      out.push({ paint: t1 - t0, settled: performance.now() - t0 });
+      // Let the slide animations of this step finish, as between two key presses.
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return out;
+  }, n);
+}
+
+async function heapMb(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("HeapProfiler.collectGarbage");
+  const { usedSize } = await cdp.send("Runtime.getHeapUsage");
+  await cdp.detach();
+  return usedSize / 1024 / 1024;
+}
+
+const server = await serve();
+const browser = await launch();
+console.log(`# playground step latency, headless Chromium (${os.cpus().length} cores, ${os.cpus()[0].model})`);
+console.log(`# load average before: ${load()}`);
+console.log("| group (processes x threads x tasks) | view | timeline compute | steps timed | paint median | paint p90 | paint max | settled p90 | JS heap |");
+console.log("|---|---|---|---|---|---|---|---|---|");
+for (const [p, t, n] of sizes) {
+  const views = lanesToo ? [null, "lanes"] : [null];
+  for (const view of views) {
+    const scenario = bigScenario({ processes: p, threads: t, tasks: n });
+    const { context, page, computeMs } = await openScenario(browser, server.url, scenario, 0, view);
+    const mode = await page.getAttribute("#board", "data-mode");
+    const times = await stepTimes(page, maxSteps);
+    const paint = times.map((x) => x.paint);
+    const settled = times.map((x) => x.settled);
+    const heap = await heapMb(page);
+    console.log(`| ${p} x ${t} x ${n} | ${mode} | ${(computeMs / 1000).toFixed(1)} s | ${times.length} | ${fmt(pct(paint, 50))} ms | ${fmt(pct(paint, 90))} ms | ${fmt(Math.max(...paint))} ms | ${fmt(pct(settled, 90))} ms | ${heap.toFixed(0)} MB |`);
+    await context.close();
+  }
+}
+if (withLink) {
+  const scenario = bigScenario({ processes: 30, threads: 4, tasks: 600, endMs: 3600000 });
+  const { context, page, computeMs } = await openScenario(browser, server.url, scenario, 4999);
+  const heap = await heapMb(page);
+  const back = await page.evaluate(async () => {
+    const t0 = performance.now();
+    const input = document.getElementById("scrub");
+    input.value = "2500";
+    input.dispatchEvent(new Event("input"));
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    return performance.now() - t0;
+  });
+  console.log(`\n# a 30 x 4 x 600 link with &step=4999: reached in ${(computeMs / 1000).toFixed(1)} s, JS heap ${heap.toFixed(0)} MB after; a jump back to step 2500 ${fmt(back)} ms`);
+  await context.close();
+}
+console.log(`# load average after: ${load()}`);
+await browser.close();
+await server.close();
