@@ -130,20 +130,29 @@ export function overviewModel(snap, prev) {
 /** Places the rows in columns, with the largest cell size that fits `maxHeight`. */
 export function layout(model, width, maxHeight) {
   const showRacks = model.racks.size > 1 || !model.racks.has("");
+  // Cells per line: what nearly every member needs; the few with more (a member alone
+  // with every task while the others join) wrap onto more lines.
+  const counts = [];
+  for (const procs of model.racks.values()) for (const proc of procs) for (const r of proc.members) counts.push(r.cells.length);
+  counts.sort((a, b) => a - b);
+  const usual = Math.max(4, counts.length ? counts[Math.floor(0.95 * (counts.length - 1))] : 4);
   let best = null;
   for (const s of SIZES) {
     const pitch = s >= 4 ? s + 1 : s + 0.5;
-    const rowH = s >= 4 ? s + 1 : s + 1;
+    const rowH = s + 1;
     const label = s >= LABEL_MIN_SIZE ? LABEL_W : 0;
-    const colW = 6 + label + model.maxCells * pitch + 10;
+    const cap = Math.max(1, Math.min(usual, Math.floor((width - 16 - label) / pitch)));
+    const colW = 6 + label + cap * pitch + 10;
     const cols = Math.max(1, Math.floor(width / colW));
     const gap = Math.max(2, Math.round(s / 2));
+    const lines = (r) => Math.max(1, Math.ceil(r.cells.length / cap));
     // Blocks: a process (with its rack's head when it is the rack's first).
     const blocks = [];
     for (const [rack, procs] of model.racks) {
       procs.forEach((proc, k) => {
         const head = showRacks && k === 0 ? RACK_HEAD : 0;
-        blocks.push({ rack, proc, head, h: head + proc.members.length * rowH + gap });
+        const rows = proc.members.reduce((n, r) => n + lines(r), 0);
+        blocks.push({ rack, proc, head, h: head + rows * rowH + gap });
       });
     }
     const total = blocks.reduce((n, b) => n + b.h, 0);
@@ -156,7 +165,7 @@ export function layout(model, width, maxHeight) {
       colH += Math.max(rowH, Math.ceil(tallest / 4));
     }
     const height = placed.height;
-    best = { s, pitch, rowH, label, colW, cols, gap, blocks: placed.at, height, showRacks };
+    best = { s, pitch, rowH, label, colW, cols, gap, cap, blocks: placed.at, height, showRacks };
     if (height <= maxHeight) break;
   }
   return best;
@@ -210,7 +219,7 @@ export function drawOverview(canvas, model, { maxHeight, selected }) {
   const c = cssColors();
   const fill = { active: c.active, standby: c.standby, warmup: c.warmup };
   const hits = [];
-  const { s, pitch, rowH, label } = L;
+  const { s, pitch, rowH, label, cap } = L;
   ctx.font = `${Math.min(11, s + 2)}px ui-monospace, Menlo, Consolas, monospace`;
   ctx.textBaseline = "middle";
   for (const b of L.blocks) {
@@ -223,7 +232,7 @@ export function drawOverview(canvas, model, { maxHeight, selected }) {
       ctx.font = `${Math.min(11, s + 2)}px ui-monospace, Menlo, Consolas, monospace`;
       y += RACK_HEAD;
     }
-    const procH = b.proc.members.length * rowH;
+    const procH = b.proc.members.reduce((n, r) => n + Math.max(1, Math.ceil(r.cells.length / cap)), 0) * rowH;
     // The process: a band behind its members; the selected one outlined.
     ctx.fillStyle = c.lane;
     ctx.fillRect(x0, y, L.colW - 6, procH);
@@ -243,17 +252,17 @@ export function drawOverview(canvas, model, { maxHeight, selected }) {
         ctx.fillText(row.memberId.length > 10 ? `${row.memberId.slice(0, 9)}\u2026` : row.memberId, x, y + s / 2, label - 4);
         x += label;
       }
+      const lines = Math.max(1, Math.ceil(row.cells.length / cap));
       // A mark at the row's start: stale (behind the topology epoch), or gained tasks.
       if (row.stale || row.moved) {
         ctx.fillStyle = row.moved ? c.moved : c.stale;
-        ctx.fillRect(x0 + 2, y, 2, s);
+        ctx.fillRect(x0 + 2, y, 2, lines * rowH - 1);
       }
-      for (const cell of row.cells) {
-        drawCell(ctx, cell, x, y, s, fill, c);
-        x += pitch;
-      }
-      hits.push({ x: x0, y, w: L.colW - 6, h: rowH, row });
-      y += rowH;
+      row.cells.forEach((cell, k) => {
+        drawCell(ctx, cell, x + (k % cap) * pitch, y + Math.floor(k / cap) * rowH, s, fill, c);
+      });
+      hits.push({ x: x0, y, w: L.colW - 6, h: lines * rowH, row });
+      y += lines * rowH;
     }
   }
   return { hits, layout: L, width, height };
