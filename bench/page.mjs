@@ -10,6 +10,7 @@
 //   node bench/page.mjs                    # the sizes of issue 14
 //   node bench/page.mjs --sizes 30x4x600 --steps 40
 //   node bench/page.mjs --link             # also: a 30x4 link with &step=4999
+//   node bench/page.mjs --sizes "" --screenshot docs/screenshot.png
 //
 // Needs the wasm build (scripts/build-wasm.sh) and Debian's /usr/bin/chromium. The
 // machine's load average is printed before and after: quote it with the figures.
@@ -23,7 +24,7 @@ const opt = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : dflt;
 };
-const sizes = opt("sizes", "30x4x600,100x4x1200,250x4x10000").split(",").map((s) => s.split("x").map(Number));
+const sizes = opt("sizes", "30x4x600,100x4x1200,250x4x10000").split(",").filter(Boolean).map((s) => s.split("x").map(Number));
 const maxSteps = Number(opt("steps", "120"));
 const withLink = args.includes("--link");
 const lanesToo = args.includes("--lanes");
@@ -117,6 +118,41 @@ if (withLink) {
     return performance.now() - t0;
   });
   console.log(`\n# a 30 x 4 x 600 link with &step=4999: reached in ${(computeMs / 1000).toFixed(1)} s, JS heap ${heap.toFixed(0)} MB after; a jump back to step 2500 ${fmt(back)} ms`);
+  await context.close();
+}
+const shot = opt("screenshot", null);
+if (shot) {
+  // docs/screenshot.png: a 1 000-member group just after p000's session timed out
+  // (its tasks move), one of the members that took some picked, its process beside.
+  const scenario = bigScenario({ processes: 250, threads: 4, tasks: 10000, endMs: 90000 });
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 }, reducedMotion: "reduce" });
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.waitForSelector("body[data-ready=true]");
+  const hash = await page.evaluate(async (s) => (await import("/share.js")).encodeHash(s, 0), scenario);
+  await page.evaluate((h) => { location.hash = h; }, hash);
+  await page.waitForFunction((t) => document.getElementById("story-title").textContent === t && !document.body.dataset.busy, scenario.title, { timeout: 600000 });
+  const clock = () => page.evaluate(() => Number(document.getElementById("clock").textContent.replace(/[^0-9.]/g, "")));
+  const moved = () => page.evaluate(() => Number((document.getElementById("overview-summary").textContent.match(/(\d+) moved/) || [0, 0])[1]));
+  do await page.keyboard.press("ArrowRight"); while ((await clock()) < 75 || (await moved()) === 0);
+  // A member that took tasks: its row starts with the "moved" mark.
+  const at = await page.evaluate(() => {
+    const c = document.getElementById("overview-canvas");
+    const want = getComputedStyle(document.documentElement).getPropertyValue("--moved").trim();
+    const rgb = [1, 3, 5].map((i) => parseInt(want.slice(i, i + 2), 16));
+    const dpr = window.devicePixelRatio || 1;
+    const d = c.getContext("2d").getImageData(0, 0, c.width, c.height);
+    for (let y = 0; y < d.height; y++) {
+      for (let x = 0; x < d.width; x++) {
+        const i = (y * d.width + x) * 4;
+        if (rgb.every((v, k) => Math.abs(d.data[i + k] - v) < 4)) return { x: x / dpr + 4, y: y / dpr + 1 };
+      }
+    }
+    return null;
+  });
+  if (at) await page.click("#overview-canvas", { position: at });
+  await page.screenshot({ path: shot });
+  console.log(`# screenshot: ${shot} (step ${await page.getAttribute("body", "data-step")}, ${await page.textContent("#overview-summary")})`);
   await context.close();
 }
 console.log(`# load average after: ${load()}`);
