@@ -96,7 +96,7 @@ for (const [p, t, n] of sizes) {
   for (const view of views) {
     const scenario = bigScenario({ processes: p, threads: t, tasks: n });
     const { context, page, computeMs } = await openScenario(browser, server.url, scenario, 0, view);
-    const mode = await page.getAttribute("#board", "data-mode");
+    const mode = await page.evaluate(() => document.getElementById("board")?.dataset.mode || "lanes");
     const times = await stepTimes(page, maxSteps);
     const paint = times.map((x) => x.paint);
     const settled = times.map((x) => x.settled);

@@ -9,7 +9,7 @@ import { renderBoard, renderEpochs, renderEvents, renderMarkers, describeText, s
 import { encodeHash, decodeHash, markdownReport, LinkError } from "./share.js";
 import { RULES } from "./rules.js";
 import { renderHealth } from "./health.js";
-import { Timeline, MAX_FRAMES } from "./frames.js";
+import { Timeline, MAX_FRAMES, scenarioSize } from "./frames.js";
 import { overviewModel, drawOverview, hitAt, describeRow } from "./overview.js";
 
 const $ = (id) => document.getElementById(id);
@@ -203,7 +203,7 @@ function chipsOf(snap) {
 
 /** The group's size: what the scenario starts, or what the step shows if that is more. */
 function sizeOf(snap) {
-  const planned = scenarioSize(app.scenario);
+  const planned = app.tl.planned;
   return { members: Math.max(planned.members, membersOf(snap)), chips: Math.max(planned.tasks, chipsOf(snap)) };
 }
 
@@ -468,17 +468,6 @@ function showScenario() {
   const preset = app.presets.find((p) => p.name === s.name);
   $("preset").value = preset ? preset.name : "";
   $("edited-note").hidden = app.editedAt === null;
-}
-
-function scenarioSize(s) {
-  let members = 0;
-  let tasks = 0;
-  for (const t of s.topics || []) tasks += Number(t.numPartitions) || 0;
-  for (const a of s.actions || []) {
-    if (a.type === "addProcess") members += Number(a.threads) || 1;
-    if (a.type === "createTopics") for (const t of a.topics || []) tasks += Number(t.numPartitions) || 0;
-  }
-  return { members, tasks };
 }
 
 /**

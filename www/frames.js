@@ -35,6 +35,7 @@ export class Timeline {
     this.checkpointMax = 48;
     /** A copy positioned after frame `cursor.i`, to replay forward from. */
     this.cursor = null;
+    this.planned = scenarioSize(scenario);
     const snap = this.frontier.snapshot();
     this.sizeFrom(snap);
     this.checkpoints.set(0, this.frontier.__fork());
@@ -54,8 +55,9 @@ export class Timeline {
 
   /** Sizes the cache and the checkpoints from the group's size. */
   sizeFrom(snap) {
-    const members = snap.processes.reduce((n, p) => n + Math.max(p.threads || 1, p.members.length), 0);
-    const tasks = snap.topics.reduce((n, t) => n + t.numPartitions, 0);
+    // What runs now, or what the scenario will start if that is more.
+    const members = Math.max(this.planned.members, snap.processes.reduce((n, p) => n + Math.max(p.threads || 1, p.members.length), 0));
+    const tasks = Math.max(this.planned.tasks, snap.topics.reduce((n, t) => n + t.numPartitions, 0));
     this.size = { members, tasks };
     const snapBytes = SNAP_BYTES.member * members + SNAP_BYTES.task * tasks + 2000;
     this.cacheMax = Math.max(6, Math.min(256, Math.floor(CACHE_BUDGET / snapBytes)));
@@ -184,6 +186,18 @@ export class Timeline {
     this.cursor = null;
     this.cache.clear();
   }
+}
+
+/** Members and tasks a scenario starts (threads of its processes, partitions of its topics). */
+export function scenarioSize(s) {
+  let members = 0;
+  let tasks = 0;
+  for (const t of s.topics || []) tasks += Number(t.numPartitions) || 0;
+  for (const a of s.actions || []) {
+    if (a.type === "addProcess") members += Number(a.threads) || 1;
+    if (a.type === "createTopics") for (const t of a.topics || []) tasks += Number(t.numPartitions) || 0;
+  }
+  return { members, tasks };
 }
 
 /** What kinds of marker a frame gets: from its events and its group's epochs against the frame before. */
