@@ -50,3 +50,22 @@ fn group_epochs_match_the_snapshot() {
         }
     }
 }
+
+#[test]
+fn the_view_is_the_snapshot_without_the_coordinator_and_the_state_stores() {
+    for (name, _) in PRESETS {
+        let scenario = preset(name)
+            .expect("preset exists")
+            .expect("preset decodes");
+        let mut sim = Simulation::from_scenario(scenario);
+        for i in 0..40 {
+            let mut want = sim.snapshot();
+            want.coordinator = serde_json::Value::Null;
+            for p in &mut want.processes {
+                p.state_store.clear();
+            }
+            assert_eq!(sim.view(), want, "{name}: moment {i}");
+            sim.step_next(5000);
+        }
+    }
+}

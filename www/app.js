@@ -19,9 +19,7 @@ const OVERVIEW_MEMBERS = 128;
 const OVERVIEW_CHIPS = 2400;
 /** Above this many members there are no lanes for the whole group (only for a picked process). */
 const MAX_LANES_MEMBERS = 600;
-/** Above this many members, the health check runs after the frame is painted. */
-const LATE_HEALTH_MEMBERS = 64;
-/** ... once stepping paused this long (ms): the check of a 1 000-member group takes ~100 ms. */
+/** A big group's health check (its timeline is light: frames.js) waits until stepping paused this long (ms): for 1 000 members it takes ~100 ms. */
 const HEALTH_PAUSE_MS = 300;
 /** Scenarios larger than this are refused (members from threads, tasks from partitions). */
 const MAX_MEMBERS = 4096;
@@ -273,8 +271,14 @@ function afterPaint(fn) {
 
 function renderHealthNow(i) {
   if (i !== app.idx) return;
-  const f = app.tl.frame(i);
-  const before = i > 0 ? app.tl.cachedSnap(i - 1) : null;
+  const tl = app.tl;
+  if (tl.light) {
+    const [before, now] = tl.coordinatorSnaps(i);
+    renderHealth($("health"), app.wasm.checkInvariants, { coordinator: now }, before && { coordinator: before });
+    return;
+  }
+  const f = tl.frame(i);
+  const before = i > 0 ? tl.cachedSnap(i - 1) : null;
   renderHealth($("health"), app.wasm.checkInvariants, f.snap, before);
 }
 
@@ -286,7 +290,7 @@ function render(animate) {
   else renderOverview(snap, animate);
   renderEpochs(snap, focusProcess(snap));
   const i = app.idx;
-  if (membersOf(snap) > LATE_HEALTH_MEMBERS) {
+  if (app.tl.light) {
     // Big groups: the next step is computed while the page is idle (so that stepping
     // on only draws), and the invariants are checked once stepping pauses.
     afterPaint(() => { if (i === app.idx && i + 1 < app.tl.length) app.tl.frame(i + 1); });

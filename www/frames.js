@@ -13,6 +13,12 @@ export const MAX_FRAMES = 5000;
 const CACHE_BUDGET = 24e6;
 /** What the checkpoints may hold, in bytes of wasm memory. */
 const CHECKPOINT_BUDGET = 64e6;
+/**
+ * Above this many members a frame keeps the light snapshot (__view: no coordinator
+ * snapshot, no state directories; a quarter of the bytes for a 1 000-member group)
+ * and the invariant checker's coordinator snapshots are replayed when asked for.
+ */
+const LIGHT_MEMBERS = 64;
 
 /** Rough sizes per member and per task (measured: a 1 000 x 10 000 snapshot is 1.6 MB of JSON, a copy of its simulation 3.4 MB). */
 const SNAP_BYTES = { member: 1300, task: 50 };
@@ -36,6 +42,7 @@ export class Timeline {
     /** A copy positioned after frame `cursor.i`, to replay forward from. */
     this.cursor = null;
     this.planned = scenarioSize(scenario);
+    this.light = false;
     const snap = this.frontier.snapshot();
     this.sizeFrom(snap);
     this.checkpoints.set(0, this.frontier.__fork());
@@ -59,6 +66,7 @@ export class Timeline {
     const members = Math.max(this.planned.members, snap.processes.reduce((n, p) => n + Math.max(p.threads || 1, p.members.length), 0));
     const tasks = Math.max(this.planned.tasks, snap.topics.reduce((n, t) => n + t.numPartitions, 0));
     this.size = { members, tasks };
+    this.light = members > LIGHT_MEMBERS;
     const snapBytes = SNAP_BYTES.member * members + SNAP_BYTES.task * tasks + 2000;
     this.cacheMax = Math.max(6, Math.min(256, Math.floor(CACHE_BUDGET / snapBytes)));
     const forkBytes = FORK_BYTES.member * members + 50000;
@@ -96,12 +104,11 @@ export class Timeline {
     this.meta.push(m);
     if (i === 1 || this.size.members === 0) {
       // The group's size is known once its processes started.
-      const snap = this.frontier.snapshot();
-      this.sizeFrom(snap);
-      this.remember(i, { events, snap });
+      this.sizeFrom(this.frontier.__view());
+      this.remember(i, { events, snap: this.snap(this.frontier) });
     } else if (this.cache.size < this.cacheMax) {
       // While the window has room, keep what the start of a load will show.
-      this.remember(i, { events, snap: this.frontier.snapshot() });
+      this.remember(i, { events, snap: this.snap(this.frontier) });
     }
     if (i % this.every === 0) this.checkpoint(i);
     return true;
@@ -156,7 +163,7 @@ export class Timeline {
     } else {
       if (i === 0) {
         const s = this.checkpoints.get(0).__fork();
-        const data = { events: [], snap: s.snapshot() };
+        const data = { events: [], snap: this.snap(s) };
         s.free();
         this.remember(0, data);
         return data;
@@ -171,11 +178,39 @@ export class Timeline {
       const events = this.advance(sim) || [];
       j++;
       // The frame before is drawn too (what moved in this step): keep it as well.
-      if (j >= i - 1 && !this.cache.has(j)) this.remember(j, { events, snap: sim.snapshot() });
-      if (j === i) data = this.cache.get(j) || { events, snap: sim.snapshot() };
+      if (j >= i - 1 && !this.cache.has(j)) this.remember(j, { events, snap: this.snap(sim) });
+      if (j === i) data = this.cache.get(j) || { events, snap: this.snap(sim) };
     }
     this.cursor = { i, sim };
     return data;
+  }
+
+  /** What a frame keeps of `sim`: the whole snapshot, or the light one for a big group. */
+  snap(sim) {
+    return this.light ? sim.__view() : sim.snapshot();
+  }
+
+  /**
+   * The coordinator's snapshots after frames i - 1 and i (null before frame 0), what
+   * the invariant checker compares. A light timeline keeps none: they are replayed
+   * from the nearest checkpoint (the page asks once stepping pauses).
+   */
+  coordinatorSnaps(i) {
+    if (!this.light) {
+      const cur = this.frame(i).snap.coordinator;
+      return [i > 0 ? this.frame(i - 1).snap.coordinator : null, cur];
+    }
+    let from = 0;
+    for (const k of this.checkpoints.keys()) if (k <= Math.max(0, i - 1) && k > from) from = k;
+    const sim = this.checkpoints.get(from).__fork();
+    let prev = null;
+    for (let j = from; j < i; j++) {
+      if (j === i - 1) prev = sim.snapshot().coordinator;
+      this.advance(sim);
+    }
+    const cur = sim.snapshot().coordinator;
+    sim.free();
+    return [prev, cur];
   }
 
   free() {

@@ -241,6 +241,13 @@ impl Simulation {
         output(self.inner.scenario())
     }
 
+    /// The snapshot without `coordinator` (null) and the processes' `stateStore` (empty)
+    /// (internal: what the playground draws at every step of a big group).
+    #[wasm_bindgen(js_name = __view)]
+    pub fn view(&self) -> JsResult {
+        output(&self.inner.view())
+    }
+
     /// `[groupEpoch, topologyEpoch]` of the simulated group, -1 where there is none
     /// (internal: the playground's timeline markers, without a whole snapshot per step).
     #[wasm_bindgen(js_name = __epochs)]
