@@ -167,6 +167,15 @@ test("a big group is an overview on one screen: moves ringed, a member's process
   }
   assert.ok(step > 0, "a step that moves tasks");
   const expected = tl.frame(step).snap;
+  // A big group's frames are light; the checker's snapshots are replayed: the same as a run.
+  assert.ok(tl.light && expected.coordinator === null);
+  const [c0, c1] = tl.coordinatorSnaps(step);
+  const sim = wasm.Simulation.fromScenario(wasm.Simulation.checkScenario(scenario));
+  for (let k = 1; k < step; k++) tl.advance(sim);
+  assert.deepEqual(c0, sim.snapshot().coordinator);
+  tl.advance(sim);
+  assert.deepEqual(c1, sim.snapshot().coordinator);
+  sim.free();
   tl.free();
 
   const { context, page, errors } = await openScenario(scenario, step - 1, { width: 1920, height: 1080 });
@@ -174,6 +183,9 @@ test("a big group is an overview on one screen: moves ringed, a member's process
   await page.keyboard.press("ArrowRight");
   assert.equal(Number(await page.getAttribute("body", "data-step")), step);
   assert.match(await page.textContent("#overview-summary"), new RegExp(`^400 members, \\d+ active tasks; ${moved} moved in this step`));
+  // The invariants are checked once stepping pauses (replayed coordinator snapshots).
+  await page.waitForFunction(() => document.querySelectorAll("#health .health-badge").length === 7, null, { timeout: 10000 });
+  assert.deepEqual(await page.$$eval("#health .health-badge:not(.ok)", (b) => b.map((x) => x.textContent)), []);
   // One screen: the whole canvas is inside the window.
   const box = await page.evaluate(() => {
     const r = document.getElementById("overview-canvas").getBoundingClientRect();
