@@ -10,12 +10,15 @@
 //   node bench/page.mjs                    # the sizes of issue 14
 //   node bench/page.mjs --sizes 30x4x600 --steps 40
 //   node bench/page.mjs --link             # also: a 30x4 link with &step=4999
+//   node bench/page.mjs --cpu              # also: main-thread CPU per step (a trace)
 //   node bench/page.mjs --sizes "" --screenshot docs/screenshot.png
 //
 // Needs the wasm build (scripts/build-wasm.sh) and Debian's /usr/bin/chromium. The
 // machine's load average is printed before and after: quote it with the figures.
 
+import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { serve, launch } from "../tests/e2e/harness.mjs";
 import { bigScenario } from "../tests/e2e/big-scenario.mjs";
 
@@ -29,6 +32,7 @@ const maxSteps = Number(opt("steps", "120"));
 const withLink = args.includes("--link");
 const lanesToo = args.includes("--lanes");
 const reduced = args.includes("--reduced-motion");
+const withCpu = args.includes("--cpu");
 
 const load = () => os.loadavg().map((x) => x.toFixed(2)).join(" ");
 const pct = (xs, p) => {
@@ -52,9 +56,13 @@ async function openScenario(browser, url, scenario, step = 0, view = null) {
   return { context, page, computeMs, hash };
 }
 
-/** Times `n` steps forward from step 0: [{ paint, settled }] in ms. */
-async function stepTimes(page, n) {
-  return page.evaluate(async (count) => {
+/**
+ * Times `n` steps forward from step 0: [{ paint, settled }] in ms. `rapid`: the next
+ * key comes as soon as the step is painted (as a held-down key), so no idle time lets
+ * the page compute the next step ahead.
+ */
+async function stepTimes(page, n, rapid = false) {
+  return page.evaluate(async ([count, fast]) => {
     const key = (k) => document.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true }));
     const paint = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
     const idle = () => new Promise((r) => requestIdleCallback(r, { timeout: 2000 }));
@@ -68,13 +76,49 @@ async function stepTimes(page, n) {
       key("ArrowRight");
       await paint();
       const t1 = performance.now();
+      if (fast) {
+        out.push({ paint: t1 - t0, settled: t1 - t0 });
+        continue;
+      }
       await idle();
       out.push({ paint: t1 - t0, settled: performance.now() - t0 });
       // Let the slide animations of this step finish, as between two key presses.
       await new Promise((r) => setTimeout(r, 50));
     }
     return out;
+  }, [n, rapid]);
+}
+
+/**
+ * Main-thread CPU per step, from a Chrome trace (thread time of the renderer's tasks:
+ * what the page itself costs, whatever else runs on the machine), over `n` steps
+ * forward from step 0 at a person's pace (idle time between steps included).
+ */
+async function cpuPerStep(browser, page, n) {
+  const file = path.join(os.tmpdir(), `page-bench-trace-${process.pid}.json`);
+  await page.evaluate(() => document.dispatchEvent(new KeyboardEvent("keydown", { key: "Home", bubbles: true })));
+  await page.waitForTimeout(500);
+  await browser.startTracing(page, { path: file, categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel"] });
+  const steps = await page.evaluate(async (count) => {
+    const last = Number(document.body.dataset.steps);
+    for (let i = 0; i < Math.min(count, last); i++) {
+      document.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight", bubbles: true }));
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      await new Promise((r) => requestIdleCallback(r, { timeout: 2000 }));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return Math.min(count, last);
   }, n);
+  await browser.stopTracing();
+  const trace = JSON.parse(fs.readFileSync(file, "utf8"));
+  fs.rmSync(file, { force: true });
+  const events = trace.traceEvents || trace;
+  const main = new Set(events.filter((e) => e.name === "thread_name" && e.args.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`));
+  let us = 0;
+  for (const e of events) {
+    if (e.ph === "X" && e.name === "ThreadControllerImpl::RunTask" && e.tdur !== undefined && main.has(`${e.pid}:${e.tid}`)) us += e.tdur;
+  }
+  return us / 1000 / steps;
 }
 
 async function heapMb(page) {
@@ -89,8 +133,8 @@ const server = await serve();
 const browser = await launch();
 console.log(`# playground step latency, headless Chromium (${os.cpus().length} cores, ${os.cpus()[0].model})`);
 console.log(`# load average before: ${load()}`);
-console.log("| group (processes x threads x tasks) | view | timeline compute | steps timed | paint median | paint p90 | paint max | settled p90 | JS heap |");
-console.log("|---|---|---|---|---|---|---|---|---|");
+console.log(`| group (processes x threads x tasks) | view | timeline compute | steps timed | paint median | paint p90 | paint max | settled p90 | held key: paint p90 | JS heap |${withCpu ? " main-thread CPU per step |" : ""}`);
+console.log(`|---|---|---|---|---|---|---|---|---|---|${withCpu ? "---|" : ""}`);
 for (const [p, t, n] of sizes) {
   const views = lanesToo ? [null, "lanes"] : [null];
   for (const view of views) {
@@ -100,8 +144,10 @@ for (const [p, t, n] of sizes) {
     const times = await stepTimes(page, maxSteps);
     const paint = times.map((x) => x.paint);
     const settled = times.map((x) => x.settled);
+    const held = (await stepTimes(page, maxSteps, true)).map((x) => x.paint);
     const heap = await heapMb(page);
-    console.log(`| ${p} x ${t} x ${n} | ${mode} | ${(computeMs / 1000).toFixed(1)} s | ${times.length} | ${fmt(pct(paint, 50))} ms | ${fmt(pct(paint, 90))} ms | ${fmt(Math.max(...paint))} ms | ${fmt(pct(settled, 90))} ms | ${heap.toFixed(0)} MB |`);
+    const cpu = withCpu ? ` ${fmt(await cpuPerStep(browser, page, maxSteps))} ms |` : "";
+    console.log(`| ${p} x ${t} x ${n} | ${mode} | ${(computeMs / 1000).toFixed(1)} s | ${times.length} | ${fmt(pct(paint, 50))} ms | ${fmt(pct(paint, 90))} ms | ${fmt(Math.max(...paint))} ms | ${fmt(pct(settled, 90))} ms | ${fmt(pct(held, 90))} ms | ${heap.toFixed(0)} MB |${cpu}`);
     await context.close();
   }
 }
