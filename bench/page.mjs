@@ -52,7 +52,7 @@ async function openScenario(browser, url, scenario, step = 0, view = null) {
   await page.waitForFunction(([k, title]) => document.getElementById("story-title").textContent === title
     && Number(document.body.dataset.step) === k && !document.body.dataset.busy, [step, scenario.title], { timeout: 600000, polling: 100 });
   const computeMs = Date.now() - t0;
-  if (view === "lanes" && (await page.getAttribute("#board", "data-mode")) !== "lanes") await page.click("#view-toggle");
+  if (view === "lanes" && (await page.getAttribute("#board", "data-mode")) !== "lanes" && !(await page.isDisabled("#view-toggle"))) await page.click("#view-toggle");
   return { context, page, computeMs, hash };
 }
 
