@@ -124,6 +124,8 @@ async function compute(target, onReach) {
       job.target = null;
       job.onReach = null;
       if (reach) reach(Math.min(want, tl.length - 1));
+      // The callback may have replaced the timeline (an action that failed).
+      if (job.cancelled || app.tl !== tl) return;
     }
     if (!more) break;
     progress(tl, job, started);
@@ -248,7 +250,6 @@ function renderOverview(snap, animate) {
   const maxHeight = Math.max(320, window.innerHeight - 230);
   const drawn = drawOverview(canvas, model, { maxHeight, selected: app.focus });
   app.hits = drawn.hits;
-  app.model = model;
   canvas.setAttribute("aria-label", `Overview of ${model.members} members in ${[...model.racks.values()].reduce((n, r) => n + r.length, 0)} processes${model.racks.size > 1 ? ` on ${model.racks.size} racks` : ""}; ${model.moved} task${model.moved === 1 ? "" : "s"} moved in this step. Use the up and down arrows to pick a member.`);
   setText($("overview-summary"), `${model.members} members, ${model.tasks} active tasks; ${model.moved} moved in this step (ringed).`);
   const pid = focusProcess(snap);
@@ -269,9 +270,8 @@ function afterPaint(fn) {
   else requestAnimationFrame(() => setTimeout(fn, 0));
 }
 
-function renderHealthNow(i) {
-  if (i !== app.idx) return;
-  const tl = app.tl;
+function renderHealthNow(i, tl = app.tl) {
+  if (i !== app.idx || tl !== app.tl) return;
   if (tl.light) {
     const [before, now] = tl.coordinatorSnaps(i);
     renderHealth($("health"), app.wasm.checkInvariants, { coordinator: now }, before && { coordinator: before });
@@ -290,12 +290,13 @@ function render(animate) {
   else renderOverview(snap, animate);
   renderEpochs(snap, focusProcess(snap));
   const i = app.idx;
-  if (app.tl.light) {
+  const tl = app.tl;
+  if (tl.light) {
     // Big groups: the next step is computed while the page is idle (so that stepping
     // on only draws), and the invariants are checked once stepping pauses.
-    afterPaint(() => { if (i === app.idx && i + 1 < app.tl.length) app.tl.frame(i + 1); });
+    afterPaint(() => { if (tl === app.tl && i === app.idx && i + 1 < tl.length) tl.frame(i + 1); });
     clearTimeout(render.health);
-    render.health = setTimeout(() => afterPaint(() => renderHealthNow(i)), HEALTH_PAUSE_MS);
+    render.health = setTimeout(() => afterPaint(() => renderHealthNow(i, tl)), HEALTH_PAUSE_MS);
   } else {
     renderHealthNow(i);
   }
@@ -407,7 +408,7 @@ function frameAt(tl, t) {
 
 /**
  * Records `action` at the current step's time and replays. An action that is malformed,
- * or that fails when it runs (e.g. stopping a process that is already stopped), is not
+ * or that fails when it runs (e.g. adding a process whose id is taken), is not
  * recorded: the scenario stays as it was and the error is shown. `then(ok)` runs once
  * the outcome is known (at once, unless the group is big enough to compute in slices).
  */

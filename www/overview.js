@@ -42,28 +42,8 @@ const taskOf = (k) => k % TASK;
 const ownedKeys = new WeakMap();
 
 function owned(snap) {
-  let keys = ownedKeys.get(snap);
-  if (keys) return keys;
-  keys = new Map();
-  const tasks = new Set();
-  const gm = new Map((snap.group ? snap.group.members : []).map((m) => [m.memberId, m]));
-  for (const p of snap.processes) {
-    for (const m of p.members) {
-      const dead = DEAD.includes(m.state);
-      const lists = dead ? (gm.get(m.memberId) || {}).assignment : m;
-      const mine = new Set();
-      ROLES.forEach(([, key], role) => {
-        for (const k of taskNums(lists ? lists[key] : [], [], role)) {
-          mine.add(k);
-          tasks.add(taskOf(k));
-        }
-      });
-      keys.set(m.memberId, mine);
-    }
-  }
-  keys.tasks = tasks;
-  ownedKeys.set(snap, keys);
-  return keys;
+  if (!ownedKeys.has(snap)) overviewModel(snap, null);
+  return ownedKeys.get(snap);
 }
 
 /**
@@ -120,6 +100,34 @@ export function overviewModel(snap, prev) {
       proc.members.push(row);
     }
     racks.get(rack).push(proc);
+  }
+  // Members the coordinator still has that no simulated thread runs (a static member
+  // that left with -2, hand-made heartbeats): rows of their own, holding what they hold.
+  const shown = new Set(now.keys());
+  const procs = new Map([...racks.values()].flat().map((p) => [p.processId, p]));
+  for (const g of snap.group ? snap.group.members : []) {
+    if (shown.has(g.memberId)) continue;
+    let proc = procs.get(g.processId);
+    if (!proc) {
+      proc = { processId: g.processId, state: "gone", members: [] };
+      procs.set(g.processId, proc);
+      if (!racks.has("")) racks.set("", []);
+      racks.get("").push(proc);
+    }
+    const row = { memberId: g.memberId, processId: g.processId, rack: "", dead: true, stale: false, cells: [], moved: 0, counts: { active: 0, standby: 0, warmup: 0 } };
+    const mine = new Set();
+    ROLES.forEach(([name, key], role) => {
+      for (const k of taskNums(g.assignment[key], [], role)) {
+        mine.add(k);
+        nowTasks.add(taskOf(k));
+        row.counts[name]++;
+        row.cells.push({ role: name, state: "orphan", moved: false });
+      }
+    });
+    now.set(g.memberId, mine);
+    members++;
+    maxCells = Math.max(maxCells, row.cells.length);
+    proc.members.push(row);
   }
   // What this snapshot owns is what the next step compares with.
   now.tasks = nowTasks;
