@@ -131,6 +131,7 @@ async function compute(target, onReach) {
     progress(tl, job, started);
     if (performance.now() - drawn > 500) {
       renderTimeline();
+      updateStepLabel();
       drawn = performance.now();
     }
     sliceMs = SLICE_MS;
@@ -246,13 +247,15 @@ function renderOverview(snap, animate) {
   const i = app.idx;
   const prev = i > 0 ? app.tl.cachedSnap(i - 1) || app.tl.frame(i - 1).snap : null;
   const model = overviewModel(snap, prev);
+  const pid = focusProcess(snap);
+  // The lanes' column is there only once a member is picked (the canvas takes the width).
+  $("overview").dataset.picked = String(pid !== null);
   const canvas = $("overview-canvas");
   const maxHeight = Math.max(320, window.innerHeight - 230);
   const drawn = drawOverview(canvas, model, { maxHeight, selected: app.focus });
   app.hits = drawn.hits;
   canvas.setAttribute("aria-label", `Overview of ${model.members} members in ${[...model.racks.values()].reduce((n, r) => n + r.length, 0)} processes${model.racks.size > 1 ? ` on ${model.racks.size} racks` : ""}; ${model.moved} task${model.moved === 1 ? "" : "s"} moved in this step. Use the up and down arrows to pick a member.`);
   setText($("overview-summary"), `${model.members} members, ${model.tasks} active tasks; ${model.moved} moved in this step (ringed).`);
-  const pid = focusProcess(snap);
   const row = app.focus ? drawn.hits.find((h) => h.row.memberId === app.focus) : null;
   setText($("overview-info"), row ? describeRow(row.row) : "Click a member (or focus the overview and use the arrow keys) to see its process as lanes.");
   if (pid !== null) {
