@@ -710,6 +710,10 @@ function wireControls() {
   $("set-assignor").addEventListener("click", () => record({ type: "setAssignor", assignor: $("assignor-select").value }));
   $("set-standbys").addEventListener("click", () => record({ type: "setStandbyReplicas", numStandbyReplicas: Number($("standby-count").value) }));
 
+}
+
+/** The transport, the tabs, the scenario's own buttons (share, export, import). */
+function wireTimeline() {
   $("step-fwd").addEventListener("click", () => { stop(); go(app.idx + 1, true); });
   $("step-back").addEventListener("click", () => { stop(); go(app.idx - 1, true); });
   $("step-first").addEventListener("click", () => { stop(); go(0); });
@@ -746,6 +750,9 @@ function wireControls() {
     loadScenario(s, 0);
   });
 
+}
+
+function wireScenario() {
   $("preset").addEventListener("change", () => {
     const p = app.presets.find((x) => x.name === $("preset").value);
     app.keepUrl = false;
@@ -791,6 +798,9 @@ function wireControls() {
     loadScenario(s, 0);
   });
 
+}
+
+function wireKeys() {
   document.addEventListener("keydown", (ev) => {
     const t = ev.target;
     if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented) return;
@@ -908,6 +918,9 @@ async function main() {
   // Hover: the rule of the protocol behind each term.
   for (const e of document.querySelectorAll("[data-rule]")) e.title = RULES[e.dataset.rule] || "";
   wireControls();
+  wireTimeline();
+  wireScenario();
+  wireKeys();
   wireOverview();
   await fromHash();
   document.body.dataset.ready = "true";

@@ -369,45 +369,7 @@ export function renderBoard(container, snap, { animate = false, only = null } = 
   const after = new Map();
   for (const b of blocks.values()) for (const [k, c] of chipIndex(b)) after.set(k, c);
   const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  const motion = animate && !reduce;
-  // A task often leaves its old owner a step or two before its new owner runs it (the
-  // revocation, then the assignment): where it was last seen is kept for a few steps.
-  const seen = container._seen || new Map();
-  container._seen = seen;
-  for (const [k, v] of seen) if (--v.ttl <= 0) seen.delete(k);
-  let leaving = [];
-  let moved = [];
-  if (motion) {
-    const onScreen = (c) => {
-      const b = c.closest(".process");
-      return !b || b._visible !== false;
-    };
-    leaving = [...before].filter(([k, c]) => !after.has(k) && onScreen(c));
-    if (leaving.length > MAX_ANIMATED) leaving = [];
-    moved = movedChips(before, after).filter(([c, from]) => onScreen(c) || onScreen(from));
-  }
-  // First: where the moving and leaving chips are (one layout, of the page as it was).
-  const sx = window.scrollX;
-  const sy = window.scrollY;
-  const first = moved.map(([, from]) => from.getBoundingClientRect());
-  for (const [k, c] of leaving) {
-    const r = c.getBoundingClientRect();
-    seen.set(k.slice(0, k.lastIndexOf("@")), { member: k.slice(k.lastIndexOf("@") + 1), left: r.left + sx, top: r.top + sy, ttl: 4 });
-  }
-  // Chips that arrive with no origin in the page as it was: from where their task was last seen.
-  if (motion) {
-    const from = new Set(moved.map(([c]) => c));
-    for (const [k, c] of after) {
-      if (before.has(k) || from.has(c)) continue;
-      const at = k.lastIndexOf("@");
-      const was = seen.get(k.slice(0, at));
-      if (!was || was.member === k.slice(at + 1)) continue;
-      seen.delete(k.slice(0, at));
-      moved.push([c, null]);
-      first.push({ left: was.left - sx, top: was.top - sy });
-    }
-  }
-  if (moved.length > MAX_ANIMATED) moved = [];
+  const { moved, first } = firstPositions(container, before, after, animate && !reduce);
 
   syncChildren(container, top);
   for (const [id, b] of oldBlocks) if (blocks.get(id) !== b && container._io) container._io.unobserve(b);
@@ -415,8 +377,63 @@ export function renderBoard(container, snap, { animate = false, only = null } = 
   container._racks = rackEls;
   container._index = after;
 
+  return slide(moved, first);
+}
+
+/**
+ * FLIP's first half, before the page changes: the chips that will slide (their owner
+ * or role changed, on screen, at most MAX_ANIMATED) and where they start, all read in
+ * one pass. A task often leaves its old owner a step or two before its new owner runs
+ * it (the revocation, then the assignment): where it was last seen is kept for a few
+ * steps, so it slides from there.
+ */
+function firstPositions(container, before, after, motion) {
+  const seen = container._seen || new Map();
+  container._seen = seen;
+  for (const [k, v] of seen) if (--v.ttl <= 0) seen.delete(k);
+  container.dataset.moving = "0";
+  if (!motion) return { moved: [], first: [] };
+  const onScreen = (c) => {
+    const b = c.closest(".process");
+    return !b || b._visible !== false;
+  };
+  // How many move decides (the same whatever is on screen); only those on screen are measured.
+  const moved = movedChips(before, after);
+  const from = new Set(moved.map(([c]) => c));
+  const arriving = [];
+  for (const [k, c] of after) {
+    if (before.has(k) || from.has(c)) continue;
+    const at = k.lastIndexOf("@");
+    const was = seen.get(k.slice(0, at));
+    if (was && was.member !== k.slice(at + 1)) arriving.push([c, k.slice(0, at), was]);
+  }
+  // Every chip that leaves is remembered (with its place when on screen and not one of
+  // hundreds: only those are measured), so that its task's arrival counts as a move.
+  const leaving = [...before].filter(([k]) => !after.has(k));
+  const measure = leaving.length <= MAX_ANIMATED;
+  const sx = window.scrollX;
+  const sy = window.scrollY;
+  for (const [k, c] of leaving) {
+    const r = measure && onScreen(c) ? c.getBoundingClientRect() : null;
+    seen.set(k.slice(0, k.lastIndexOf("@")), { member: k.slice(k.lastIndexOf("@") + 1), left: r ? r.left + sx : null, top: r ? r.top + sy : 0, ttl: 4 });
+  }
+  for (const [, task] of arriving) seen.delete(task);
+  // How many changed owner or role in this render (the page's own count, for tests too).
+  container.dataset.moving = String(moved.length + arriving.length);
+  if (moved.length + arriving.length > MAX_ANIMATED) return { moved: [], first: [] };
+  const shown = moved.filter(([c, f]) => onScreen(c) || onScreen(f));
+  const first = shown.map(([, f]) => f.getBoundingClientRect());
+  for (const [c, , was] of arriving) {
+    if (!onScreen(c) || was.left === null) continue;
+    shown.push([c, null]);
+    first.push({ left: was.left - sx, top: was.top - sy });
+  }
+  return { moved: shown, first };
+}
+
+/** FLIP's second half, after the page changed: where they are now (one read pass), then the slides (writes only). */
+function slide(moved, first) {
   if (moved.length === 0) return 0;
-  // Last: where they are now (one layout); then invert and play, writes only.
   const last = moved.map(([c]) => c.getBoundingClientRect());
   // Transform only (the compositor runs it); the ring is a class, removed when done.
   const ringed = [];
