@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the WebAssembly package:
-#   pkg/dist/node/  CommonJS for Node (loads the .wasm synchronously: no init needed)
-#   pkg/dist/web/   ES module with init() for browsers and bundlers
+#   pkg/dist/node/  CommonJS for Node (loads dist/web's .wasm synchronously: no init needed)
+#   pkg/dist/web/   ES module with init() for browsers and bundlers, and the one .wasm
 #   www/pkg/        a copy of the web build for the playground page
 # Generated files only; none of them is committed.
 set -euo pipefail
@@ -70,7 +70,15 @@ f="pkg/dist/web/${CRATE}_bg.wasm"
   --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
   --enable-multivalue "$f" -o "$f.opt"
 mv "$f.opt" "$f"
-cp "$f" pkg/dist/node/${CRATE}_bg.wasm
+# One .wasm in the package: the Node build reads the web build's (the tarball shipped
+# the same 1.4 MB file twice before).
+rm pkg/dist/node/${CRATE}_bg.wasm
+sed -i "s|^const wasmPath = \`\${__dirname}/${CRATE}_bg.wasm\`;|const wasmPath = require('path').join(__dirname, '..', 'web', '${CRATE}_bg.wasm');|" \
+  pkg/dist/node/${CRATE}.js
+if ! grep -q "join(__dirname, '..', 'web', '${CRATE}_bg.wasm')" pkg/dist/node/${CRATE}.js; then
+  echo "[build-wasm] could not point the Node build at dist/web's .wasm (wasm-bindgen's glue changed?)" >&2
+  exit 1
+fi
 # The node build is CommonJS inside a package whose root may say "type": "module".
 echo '{ "type": "commonjs" }' > pkg/dist/node/package.json
 # The binding's inline JS (src/wasm/assign.rs) is an ES module that the CommonJS glue

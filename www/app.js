@@ -1,30 +1,56 @@
-// The playground: holds the scenario and the frames computed from it. A frame is one
-// moment of simulated time (its events and the snapshot after them). Back, forward
-// and scrubbing only pick another frame; every change to the scenario replays it from
-// the start (the simulation is deterministic), so the past is never edited in place.
+// The playground: holds the scenario and its timeline of frames (www/frames.js). A
+// frame is one moment of simulated time (its events and the snapshot after them).
+// Back, forward and scrubbing only pick another frame; every change to the scenario
+// replays it from the start (the simulation is deterministic), so the past is never
+// edited in place. Long timelines are computed in slices, between which the page
+// stays responsive, with a progress line.
 
-import { renderBoard, renderEpochs, renderEvents, renderMarkers, markersOf, describeText } from "./view.js";
-import { encodeHash, decodeHash, markdownReport } from "./share.js";
+import { renderBoard, renderEpochs, renderEvents, renderMarkers, describeText, setText } from "./view.js";
+import { encodeHash, decodeHash, markdownReport, LinkError } from "./share.js";
 import { RULES, ruleUrl, useModule } from "./rules.js";
 import { renderHealth, healthRules } from "./health.js";
+import { Timeline, MAX_FRAMES, scenarioSize } from "./frames.js";
+import { overviewModel, drawOverview, hitAt, describeRow } from "./overview.js";
 
 const $ = (id) => document.getElementById(id);
 
-/** Longest a single step may jump when nothing is due (ms). */
-const IDLE_STEP_MS = 5000;
-/** Frames computed at most for one scenario (a guard against a runaway scenario). */
-const MAX_FRAMES = 5000;
+/** Above these sizes the board starts as the overview (one canvas) instead of lanes. */
+const OVERVIEW_MEMBERS = 128;
+const OVERVIEW_CHIPS = 2400;
+/** Above this many members there are no lanes for the whole group (only for a picked process). */
+const MAX_LANES_MEMBERS = 600;
+/** A big group's health check (its timeline is light: frames.js) waits until stepping paused this long (ms): for 1 000 members it takes ~100 ms. */
+const HEALTH_PAUSE_MS = 300;
+/** Scenarios larger than this are refused (members from threads, tasks from partitions). */
+const MAX_MEMBERS = 4096;
+const MAX_TASKS = 100000;
+/** Computing slices: the first one (before anything yields) and the later ones, ms. */
+const FIRST_SLICE_MS = 120;
+const SLICE_MS = 30;
+/** After an action, the timeline runs on at least this long (plus the session timeout). */
+const TAIL_AFTER_ACTION_MS = 15000;
+/** The simulation's clock ends after a year. */
+const MAX_TIME_MS = 365 * 24 * 3600 * 1000;
 
 const app = {
   wasm: null,
   presets: [],
   scenario: null,
-  sim: null,
-  frames: [],
+  tl: null,
   idx: 0,
   playing: null,
   selected: null,
   healthRules: [],
+  /** "auto", "lanes" or "overview". */
+  view: "auto",
+  mode: "lanes",
+  /** The member picked in the overview (its process is drawn as lanes). */
+  focus: null,
+  hits: [],
+  job: null,
+  /** Set while a link that could not be read stays in the address bar. */
+  keepUrl: false,
+  procIds: "",
 };
 
 function toast(text) {
@@ -32,7 +58,7 @@ function toast(text) {
   t.textContent = text;
   t.hidden = false;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => (t.hidden = true), 2200);
+  toast.timer = setTimeout(() => (t.hidden = true), 4000);
 }
 
 function showLoadError(message) {
@@ -42,51 +68,114 @@ function showLoadError(message) {
   $("story-title").textContent = "The playground could not start";
 }
 
+/** A lasting notice about the link the page was opened with (it stays in the address bar). */
+function linkNotice(text) {
+  $("link-error-text").textContent = text;
+  $("link-error").hidden = !text;
+}
+
+/** The module's error message without its "invalid scenario: " prefix (the page says what it was). */
+function words(e) {
+  const m = e && e.message ? e.message : String(e);
+  return m.replace(/^invalid scenario: /, "");
+}
+
 // ---------------------------------------------------------------------------
 // Frames
 
-function frameOf(events) {
-  return { t: app.sim.now(), events, snap: app.sim.snapshot() };
-}
-
-/** Computes one more frame; false when the scenario is over and nothing is due. */
-function extend() {
-  if (app.frames.length >= MAX_FRAMES) return false;
-  const sim = app.sim;
-  const end = app.scenario.endMs || 0;
-  let events = [];
-  // Skip quiet stretches (e.g. waiting for a session timeout), 5 s at a time.
-  for (let i = 0; i < 1000 && events.length === 0; i++) {
-    const due = sim.nextDue();
-    if (due === null || due === undefined) {
-      if (sim.now() >= end) return false;
-      events = sim.stepNext(Math.min(IDLE_STEP_MS, end - sim.now()));
-    } else {
-      events = sim.stepNext(IDLE_STEP_MS);
-    }
-  }
-  const f = frameOf(events);
-  const prev = app.frames[app.frames.length - 1];
-  f.marks = markersOf(f, prev);
-  app.frames.push(f);
-  return true;
-}
-
-/** Replays the scenario from the start, computing frames up to its end (and `atLeast`). */
-function rebuild(atLeast = 0) {
-  if (app.sim) app.sim.free();
-  app.sim = app.wasm.Simulation.fromScenario(app.scenario);
-  app.frames = [];
-  const f = frameOf([]);
-  f.marks = new Set();
-  app.frames.push(f);
-  const end = app.scenario.endMs || 0;
-  while ((app.sim.now() < end || app.frames.length <= atLeast) && extend()) { /* compute */ }
-}
-
 function ensureFrame(i) {
-  while (app.frames.length <= i && extend()) { /* compute */ }
-  return Math.min(i, app.frames.length - 1);
+  const tl = app.tl;
+  while (tl.length <= i && tl.extend()) { /* compute */ }
+  return Math.min(i, tl.length - 1);
+}
+
+const yieldToPage = () => new Promise((resolve) => {
+  const ch = new MessageChannel();
+  ch.port1.onmessage = () => resolve();
+  ch.port2.postMessage(null);
+});
+
+/**
+ * Computes the timeline to the scenario's end (and to `target`) in slices; between
+ * slices the page handles input. `onReach(i)` runs once frame `target` exists (or the
+ * last one, when the scenario has fewer).
+ */
+async function compute(target, onReach) {
+  const tl = app.tl;
+  if (app.job) app.job.cancelled = true;
+  const job = { cancelled: false, target, onReach };
+  app.job = job;
+  const started = performance.now();
+  let sliceMs = FIRST_SLICE_MS;
+  let drawn = 0;
+  for (;;) {
+    const until = performance.now() + sliceMs;
+    let more = true;
+    while (performance.now() < until) {
+      const need = !tl.complete || (job.target !== null && tl.length <= job.target);
+      if (!need || !tl.extend()) {
+        more = false;
+        break;
+      }
+    }
+    if (job.cancelled || app.tl !== tl) return;
+    if (job.target !== null && (tl.length > job.target || !more)) {
+      const reach = job.onReach;
+      const want = job.target;
+      job.target = null;
+      job.onReach = null;
+      if (reach) reach(Math.min(want, tl.length - 1));
+      // The callback may have replaced the timeline (an action that failed).
+      if (job.cancelled || app.tl !== tl) return;
+    }
+    if (!more) break;
+    progress(tl, job, started);
+    if (performance.now() - drawn > 500) {
+      renderTimeline();
+      updateStepLabel();
+      drawn = performance.now();
+    }
+    sliceMs = SLICE_MS;
+    await yieldToPage();
+    if (job.cancelled || app.tl !== tl) return;
+  }
+  app.job = null;
+  progress(null);
+  renderTimeline();
+  updateStepLabel();
+}
+
+function progress(tl, job, started) {
+  const box = $("progress");
+  if (!tl) {
+    box.hidden = true;
+    delete document.body.dataset.busy;
+    return;
+  }
+  document.body.dataset.busy = "true";
+  if (performance.now() - started < 150 && box.hidden) return;
+  box.hidden = false;
+  const bar = $("progress-bar");
+  if (job.target !== null) {
+    bar.max = job.target;
+    bar.value = tl.length - 1;
+    $("progress-text").textContent = `Computing step ${tl.length - 1} of ${job.target}\u2026`;
+  } else {
+    const end = Math.max(1, tl.end);
+    const now = tl.meta[tl.length - 1].t;
+    bar.max = end;
+    bar.value = Math.min(end, now);
+    $("progress-text").textContent = `Computing the timeline: ${(now / 1000).toFixed(0)} s of ${(end / 1000).toFixed(0)} s (step ${tl.length - 1})\u2026`;
+  }
+}
+
+function stopComputing() {
+  if (!app.job) return;
+  app.job.cancelled = true;
+  app.job = null;
+  progress(null);
+  renderTimeline();
+  updateStepLabel();
 }
 
 // ---------------------------------------------------------------------------
@@ -95,106 +184,346 @@ function ensureFrame(i) {
 function narrationAt(t) {
   let text = "";
   for (const n of app.scenario.narration || []) if (n.atMs <= t) text = n.text;
+  const edit = app.editedAt;
+  if (edit !== null && t >= edit && text) return `(Edited at ${(edit / 1000).toFixed(1)} s: this is the preset's own narration, which your changes may have made wrong.) ${text}`;
   return text;
 }
 
+function membersOf(snap) {
+  let n = 0;
+  for (const p of snap.processes) n += p.members.length;
+  return Math.max(n, snap.group ? snap.group.members.length : 0);
+}
+
+function chipsOf(snap) {
+  let n = 0;
+  for (const m of snap.group ? snap.group.members : []) {
+    for (const k of ["activeTasks", "standbyTasks", "warmupTasks"]) for (const t of m.assignment[k]) n += t.partitions.length;
+  }
+  return n;
+}
+
+/** The group's size: what the scenario starts, or what the step shows if that is more. */
+function sizeOf(snap) {
+  const planned = app.tl.planned;
+  return { members: Math.max(planned.members, membersOf(snap)), chips: Math.max(planned.tasks, chipsOf(snap)) };
+}
+
+function modeFor(snap) {
+  const size = sizeOf(snap);
+  const lanesOk = size.members <= MAX_LANES_MEMBERS;
+  const toggle = $("view-toggle");
+  toggle.disabled = !lanesOk;
+  toggle.title = lanesOk ? "The overview draws the whole group on one screen; the lanes show every detail"
+    : `Lanes for ${size.members} members would take a long time to draw: pick a member in the overview to see its process as lanes.`;
+  if (!lanesOk) return "overview";
+  if (app.view !== "auto") return app.view;
+  return size.members > OVERVIEW_MEMBERS || size.chips > OVERVIEW_CHIPS ? "overview" : "lanes";
+}
+
+function setMode(mode) {
+  if (app.mode === mode) return;
+  app.mode = mode;
+  $("lanes").hidden = mode !== "lanes";
+  $("overview").hidden = mode !== "overview";
+  $("board").dataset.mode = mode;
+  const t = $("view-toggle");
+  t.textContent = mode === "overview" ? "Show lanes" : "Show overview";
+  t.setAttribute("aria-pressed", String(mode === "overview"));
+  // The lanes drawn before are stale now: draw afresh next time.
+  for (const c of [$("lanes"), $("focus-lanes")]) {
+    c.replaceChildren();
+    c._blocks = c._racks = c._index = undefined;
+  }
+}
+
+function focusProcess(snap) {
+  if (!app.focus) return null;
+  for (const p of snap.processes) if (p.members.some((m) => m.memberId === app.focus)) return p.processId;
+  const gm = snap.group && snap.group.members.find((m) => m.memberId === app.focus);
+  return gm ? gm.processId : null;
+}
+
+function renderOverview(snap, animate) {
+  const i = app.idx;
+  const prev = i > 0 ? app.tl.cachedSnap(i - 1) || app.tl.frame(i - 1).snap : null;
+  const model = overviewModel(snap, prev);
+  const pid = focusProcess(snap);
+  // The lanes' column is there only once a member is picked (the canvas takes the width).
+  $("overview").dataset.picked = String(pid !== null);
+  const canvas = $("overview-canvas");
+  const maxHeight = Math.max(320, window.innerHeight - 230);
+  const drawn = drawOverview(canvas, model, { maxHeight, selected: app.focus });
+  app.hits = drawn.hits;
+  canvas.setAttribute("aria-label", `Overview of ${model.members} members in ${[...model.racks.values()].reduce((n, r) => n + r.length, 0)} processes${model.racks.size > 1 ? ` on ${model.racks.size} racks` : ""}; ${model.moved} task${model.moved === 1 ? "" : "s"} moved in this step. Use the up and down arrows to pick a member.`);
+  setText($("overview-summary"), `${model.members} members, ${model.tasks} active tasks; ${model.moved} moved in this step (ringed).`);
+  const row = app.focus ? drawn.hits.find((h) => h.row.memberId === app.focus) : null;
+  setText($("overview-info"), row ? describeRow(row.row) : "Click a member (or focus the overview and use the arrow keys) to see its process as lanes.");
+  if (pid !== null) {
+    renderBoard($("focus-lanes"), snap, { animate, only: pid });
+  } else {
+    const fl = $("focus-lanes");
+    fl.replaceChildren();
+    fl._blocks = fl._racks = fl._index = undefined;
+  }
+}
+
+/** Runs `fn` when the page is idle (after the frame is painted). */
+function afterPaint(fn) {
+  if (window.requestIdleCallback) requestIdleCallback(fn, { timeout: 1000 });
+  else requestAnimationFrame(() => setTimeout(fn, 0));
+}
+
+function renderHealthNow(i, tl = app.tl) {
+  if (i !== app.idx || tl !== app.tl) return;
+  if (tl.light) {
+    const [before, now] = tl.coordinatorSnaps(i);
+    renderHealth($("health"), app.wasm.checkInvariants, { coordinator: now }, before && { coordinator: before }, app.healthRules);
+    return;
+  }
+  const f = tl.frame(i);
+  const before = i > 0 ? tl.cachedSnap(i - 1) : null;
+  renderHealth($("health"), app.wasm.checkInvariants, f.snap, before, app.healthRules);
+}
+
 function render(animate) {
-  const f = app.frames[app.idx];
-  renderBoard($("lanes"), f.snap, animate);
-  renderEpochs(f.snap);
-  const before = app.frames[app.idx - 1];
-  renderHealth($("health"), app.wasm.checkInvariants, f.snap, before && before.snap, app.healthRules);
-  $("clock").textContent = `t = ${(f.t / 1000).toFixed(1)} s`;
-  $("step-label").textContent = `step ${app.idx} / ${app.frames.length - 1}`;
-  const scrub = $("scrub");
-  scrub.max = String(app.frames.length - 1);
-  scrub.value = String(app.idx);
-  $("narration").textContent = narrationAt(f.t);
+  const f = app.tl.frame(app.idx);
+  const snap = f.snap;
+  setMode(modeFor(snap));
+  if (app.mode === "lanes") renderBoard($("lanes"), snap, { animate });
+  else renderOverview(snap, animate);
+  renderEpochs(snap, focusProcess(snap));
+  const i = app.idx;
+  const tl = app.tl;
+  if (tl.light) {
+    // Big groups: the next step is computed while the page is idle (so that stepping
+    // on only draws), and the invariants are checked once stepping pauses.
+    afterPaint(() => { if (tl === app.tl && i === app.idx && i + 1 < tl.length) tl.frame(i + 1); });
+    clearTimeout(render.health);
+    render.health = setTimeout(() => afterPaint(() => renderHealthNow(i, tl)), HEALTH_PAUSE_MS);
+  } else {
+    renderHealthNow(i);
+  }
+  setText($("clock"), `t = ${(f.t / 1000).toFixed(1)} s`);
+  updateStepLabel();
+  setText($("narration"), narrationAt(f.t));
   renderEvents($("events"), f, app.selected && app.selected.seq, selectEvent);
-  $("describe").textContent = describeText(f.snap);
-  const procs = f.snap.processes.map((p) => p.processId);
-  const sel = $("proc-select");
-  const keep = sel.value;
-  sel.replaceChildren(...procs.map((id) => {
-    const o = document.createElement("option");
-    o.value = id;
-    o.textContent = id;
-    return o;
-  }));
-  if (procs.includes(keep)) sel.value = keep;
-  $("assignor-select").value = f.snap.assignor;
-  $("standby-count").value = String(f.snap.numStandbyReplicas);
+  if (!$("panel-describe").hidden) $("describe").textContent = describeText(snap);
+  const procs = snap.processes.map((p) => p.processId);
+  if (procs.join("\u0000") !== app.procIds) {
+    app.procIds = procs.join("\u0000");
+    const sel = $("proc-select");
+    const keep = sel.value;
+    sel.replaceChildren(...procs.map((id) => {
+      const o = document.createElement("option");
+      o.value = id;
+      o.textContent = id;
+      return o;
+    }));
+    if (procs.includes(keep)) sel.value = keep;
+  }
+  if ($("assignor-select").value !== snap.assignor) $("assignor-select").value = snap.assignor;
+  if ($("standby-count").value !== String(snap.numStandbyReplicas)) $("standby-count").value = String(snap.numStandbyReplicas);
   document.body.dataset.step = String(app.idx);
-  document.body.dataset.steps = String(app.frames.length - 1);
+}
+
+function updateStepLabel() {
+  const last = app.tl.length - 1;
+  setText($("step-label"), `step ${app.idx} / ${last}${app.job ? "+" : ""}`);
+  const scrub = $("scrub");
+  scrub.max = String(last);
+  scrub.value = String(app.idx);
+  scrub.setAttribute("aria-valuetext", `step ${app.idx} of ${last}`);
+  document.body.dataset.steps = String(last);
 }
 
 function renderTimeline() {
-  renderMarkers($("markers"), app.frames);
+  renderMarkers($("markers"), app.tl.meta);
 }
 
-function go(i, animate = false) {
+/** Shows frame `i`. `user`: the person asked (a pending jump from a link is dropped). */
+function go(i, animate = false, user = true) {
+  if (user) {
+    app.keepUrl = false;
+    if (app.job) app.job.target = null;
+  }
+  const before = app.tl.length;
   const target = ensureFrame(Math.max(0, i));
   const changed = target !== app.idx;
   app.idx = target;
   if (changed || !animate) render(animate && changed);
-  if (app.frames.length - 1 !== Number($("scrub").max) || changed) renderTimeline();
+  if (app.tl.length !== before) renderTimeline();
   queueHashUpdate();
 }
 
 // ---------------------------------------------------------------------------
 // Scenario changes: record an action at the current step's time and replay.
 
-function record(action) {
-  const t = app.frames[app.idx].t;
-  const s = structuredClone(app.scenario);
+/** The preset a scenario was made from, when it is one or an edit of one. */
+function presetOf(s) {
+  const name = (s.name || "").replace(/-edited$/, "");
+  return app.presets.find((p) => p.name === name) || null;
+}
+
+/** When an edited preset first departs from the preset (its first action the preset lacks), or null. */
+function editedAt(s) {
+  const p = presetOf(s);
+  if (!p || s.name === p.name) return null;
+  const base = app.wasm.Simulation.checkScenario(p.scenario);
+  const left = new Map();
+  for (const a of base.actions || []) left.set(JSON.stringify(a), (left.get(JSON.stringify(a)) || 0) + 1);
+  let at = null;
+  for (const a of s.actions || []) {
+    const k = JSON.stringify(a);
+    if (left.get(k)) left.set(k, left.get(k) - 1);
+    else at = at === null ? Number(a.atMs || 0) : Math.min(at, Number(a.atMs || 0));
+  }
+  return at === null ? 0 : at;
+}
+
+/** A preset with changes becomes a custom scenario: its name and title say so. */
+function markEdited(s) {
+  const p = presetOf(s);
+  if (!p || s.name !== p.name) return s;
+  return { ...s, name: `${p.name}-edited`, title: `${p.title || p.name} (edited)` };
+}
+
+function failuresAt(tl, t) {
+  let n = 0;
+  let last = null;
+  for (let i = 1; i < tl.length; i++) {
+    if (tl.meta[i].t < t) continue;
+    if (tl.meta[i].t > t) break;
+    for (const e of tl.frame(i).events) {
+      if (e.kind === "actionFailed" && Number(e.atMs) === t) {
+        n++;
+        last = e;
+      }
+    }
+  }
+  return { n, last };
+}
+
+/** The first frame that shows what happened at time `t` (frame 0 is before anything). */
+function frameAt(tl, t) {
+  for (let i = 1; i < tl.length; i++) if (tl.meta[i].t >= t) return i;
+  return tl.length - 1;
+}
+
+/**
+ * Records `action` at the current step's time and replays. An action that is malformed,
+ * or that fails when it runs (e.g. adding a process whose id is taken), is not
+ * recorded: the scenario stays as it was and the error is shown. `then(ok)` runs once
+ * the outcome is known (at once, unless the group is big enough to compute in slices).
+ */
+function record(action, then = () => {}) {
+  app.keepUrl = false;
+  stop();
+  const t = app.tl.frame(app.idx).t;
+  let s = structuredClone(app.scenario);
   s.actions = [...(s.actions || []), { atMs: t, ...action }];
   // Validate first: a bad action is an error on the page, the scenario stays as it was.
   try {
-    app.wasm.Simulation.checkScenario(s);
+    s = app.wasm.Simulation.checkScenario(markEdited(s));
   } catch (e) {
-    controlError(e.message);
-    return false;
+    controlError(words(e));
+    then(false);
+    return;
   }
-  const keepIdx = app.idx;
+  // Run on past the action long enough to see what it causes (a crash: the session timeout).
+  const tail = Number((s.config && s.config.sessionTimeoutMs) || 45000) + TAIL_AFTER_ACTION_MS;
+  s.endMs = Math.min(MAX_TIME_MS, Math.max(Number(s.endMs || 0), t + tail));
+  const old = { tl: app.tl, scenario: app.scenario, idx: app.idx, editedAt: app.editedAt };
+  const failedBefore = failuresAt(old.tl, t).n;
+  if (app.job) app.job.cancelled = true;
+  app.job = null;
   app.scenario = s;
-  s.endMs = Math.max(s.endMs || 0, t);
-  rebuild(keepIdx);
-  // The frame at time t now includes the action: show it.
-  let i = app.frames.findIndex((f) => f.t >= t);
-  if (i < 0) i = app.frames.length - 1;
-  app.idx = Math.max(i, 0);
-  const failed = app.frames[app.idx].events.find((e) => e.kind === "actionFailed" && e.atMs === t);
-  controlError(failed ? failed.detail : "");
-  render(true);
-  renderTimeline();
-  queueHashUpdate();
-  $("scenario-json").value = JSON.stringify(app.scenario, null, 2);
-  return true;
+  app.tl = new Timeline(app.wasm, s);
+  app.editedAt = editedAt(s);
+  // Enough frames to see the action's own frame (frame 0 is before anything ran).
+  compute(Math.max(app.idx, 1) + 1, () => {
+    const after = failuresAt(app.tl, t);
+    if (after.n > failedBefore) {
+      stopComputing();
+      app.tl.free();
+      Object.assign(app, old);
+      controlError(after.last.detail);
+      render(false);
+      renderTimeline();
+      if (!app.tl.complete) compute(null);
+      then(false);
+      return;
+    }
+    old.tl.free();
+    controlError("");
+    app.idx = frameAt(app.tl, t);
+    showScenario();
+    render(true);
+    renderTimeline();
+    queueHashUpdate();
+    then(true);
+  });
 }
 
 function controlError(text) {
   $("control-error").textContent = text;
 }
 
-function loadScenario(s, step = 0) {
+function showScenario() {
+  const s = app.scenario;
+  $("story-title").textContent = s.title || "Custom scenario";
+  $("story-description").textContent = s.description || "";
+  $("scenario-json").value = JSON.stringify(s, null, 2);
+  const preset = app.presets.find((p) => p.name === s.name);
+  $("preset").value = preset ? preset.name : "";
+  $("edited-note").hidden = app.editedAt === null;
+}
+
+/**
+ * Loads a scenario (checked first: a bad one changes nothing) and shows `step` once it
+ * is computed. `from`: "link" when it came from the address bar (errors say so).
+ * Resolves to true when the scenario was taken.
+ */
+function loadScenario(input, step = 0, from = "page") {
   stop();
+  let s;
   try {
-    app.scenario = app.wasm.Simulation.checkScenario(s);
+    s = app.wasm.Simulation.checkScenario(input);
   } catch (e) {
-    toast(`Not a valid scenario: ${e.message}`);
+    if (from === "link") linkNotice(`This link's scenario is not valid: ${words(e)}. Showing the first preset instead; the link is kept in the address bar.`);
+    else toast(`Not a valid scenario: ${words(e)}`);
     return false;
   }
+  const size = scenarioSize(s);
+  if (size.members > MAX_MEMBERS || size.tasks > MAX_TASKS) {
+    const text = `This scenario is larger than the playground runs: ${size.members} members and ${size.tasks} tasks (at most ${MAX_MEMBERS} and ${MAX_TASKS}).`;
+    if (from === "link") linkNotice(`${text} Showing the first preset instead; the link is kept in the address bar.`);
+    else toast(text);
+    return false;
+  }
+  const p = app.presets.find((x) => x.name === s.name);
+  if (p && JSON.stringify(app.wasm.Simulation.checkScenario(p.scenario)) !== JSON.stringify(s)) s = markEdited(s);
+  if (app.tl) app.tl.free();
+  if (app.job) app.job.cancelled = true;
+  app.job = null;
+  app.scenario = s;
+  app.tl = new Timeline(app.wasm, s);
+  app.editedAt = editedAt(s);
   app.selected = null;
-  $("story-title").textContent = app.scenario.title || "Custom scenario";
-  $("story-description").textContent = app.scenario.description || "";
-  $("scenario-json").value = JSON.stringify(app.scenario, null, 2);
-  $("redeploy-topology").value = JSON.stringify(app.scenario.topology, null, 2);
-  const preset = app.presets.find((p) => p.name === app.scenario.name);
-  $("preset").value = preset ? preset.name : "";
-  rebuild(step);
-  app.idx = ensureFrame(step);
+  app.focus = null;
+  app.view = "auto";
+  app.idx = 0;
+  showScenario();
+  $("redeploy-topology").value = JSON.stringify(s.topology, null, 2);
   render(false);
   renderTimeline();
+  const want = Math.min(step, MAX_FRAMES - 1);
+  compute(want, (i) => {
+    if (i < step) toast(`The link asks for step ${step}; this scenario has ${i} steps${step >= MAX_FRAMES ? ` (the playground computes at most ${MAX_FRAMES})` : ""}. Showing the last one.`);
+    app.idx = i;
+    render(false);
+    renderTimeline();
+  });
   queueHashUpdate();
   return true;
 }
@@ -211,13 +540,14 @@ function stop() {
 
 function play() {
   if (app.playing) return stop();
+  // Play stops at the last computed step; from there it starts again at the start.
+  if (app.idx >= app.tl.length - 1) go(0);
   const speed = Number($("speed").value) || 2;
   $("play").textContent = "\u23F8 Pause";
   $("play").setAttribute("aria-label", "Pause");
   app.playing = setInterval(() => {
-    const before = app.idx;
+    if (app.idx >= app.tl.length - 1) return stop();
     go(app.idx + 1, true);
-    if (app.idx === before) stop();
   }, 1000 / speed);
 }
 
@@ -237,32 +567,37 @@ function sendRequest() {
   let request;
   try {
     request = JSON.parse($("insp-request").value);
-  } catch (e) {
-    $("insp-response").textContent = `Not JSON: ${e.message}`;
+  } catch {
+    $("insp-response").textContent = "This request is not valid JSON.";
     return;
   }
   // record() decodes it first: a malformed request is an error here and changes nothing.
-  if (!record({ type: "heartbeat", request })) {
-    $("insp-response").textContent = $("control-error").textContent;
-    return;
-  }
-  const f = app.frames[app.idx];
-  const mine = [...f.events].reverse().find((e) => e.kind === "heartbeat" && e.request && !e.thread);
-  if (mine) {
-    app.selected = mine;
-    $("insp-response").textContent = JSON.stringify(mine.response, null, 2);
-  }
+  record({ type: "heartbeat", request }, (ok) => {
+    if (!ok) {
+      $("insp-response").textContent = $("control-error").textContent;
+      return;
+    }
+    const f = app.tl.frame(app.idx);
+    const mine = [...f.events].reverse().find((e) => e.kind === "heartbeat" && e.request && !e.thread);
+    if (mine) {
+      app.selected = mine;
+      $("insp-response").textContent = JSON.stringify(mine.response, null, 2);
+    }
+  });
 }
 
 // ---------------------------------------------------------------------------
 // Tabs, controls, keys
 
-function selectTab(name) {
+function selectTab(name, focus = false) {
   for (const t of document.querySelectorAll("[role=tab]")) {
     const on = t.id === `tab-${name}`;
     t.setAttribute("aria-selected", String(on));
+    t.tabIndex = on ? 0 : -1;
     $(t.getAttribute("aria-controls")).hidden = !on;
+    if (on && focus) t.focus();
   }
+  if (name === "describe" && app.tl) $("describe").textContent = describeText(app.tl.frame(app.idx).snap);
 }
 
 function parseTags(text) {
@@ -276,9 +611,50 @@ function parseTags(text) {
 }
 
 function nextProcessId() {
-  const taken = app.frames[app.idx].snap.processes.map((p) => p.processId);
-  for (const a of app.scenario.actions || []) if (a.type === "addProcess" && a.processId) taken.push(a.processId);
-  return app.wasm.nextProcessId(taken);
+  const taken = new Set(app.tl.frame(app.idx).snap.processes.map((p) => p.processId));
+  for (const a of app.scenario.actions || []) if (a.type === "addProcess" && a.processId) taken.add(a.processId);
+  return app.wasm.nextProcessId([...taken]);
+}
+
+/** Picks a member in the overview (its process is then drawn as lanes beside it). */
+function pickMember(memberId) {
+  app.focus = memberId;
+  render(false);
+}
+
+function wireOverview() {
+  const canvas = $("overview-canvas");
+  const at = (ev) => {
+    const r = canvas.getBoundingClientRect();
+    return hitAt(app.hits, ev.clientX - r.left, ev.clientY - r.top);
+  };
+  canvas.addEventListener("click", (ev) => {
+    const h = at(ev);
+    if (h) pickMember(h.row.memberId);
+  });
+  canvas.addEventListener("mousemove", (ev) => {
+    const h = at(ev);
+    canvas.title = h ? describeRow(h.row) : "";
+  });
+  canvas.addEventListener("keydown", (ev) => {
+    if (ev.key !== "ArrowDown" && ev.key !== "ArrowUp") return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    const rows = app.hits.map((h) => h.row.memberId);
+    if (rows.length === 0) return;
+    const k = rows.indexOf(app.focus);
+    const next = k < 0 ? 0 : Math.max(0, Math.min(rows.length - 1, k + (ev.key === "ArrowDown" ? 1 : -1)));
+    pickMember(rows[next]);
+  });
+  $("view-toggle").addEventListener("click", () => {
+    app.view = app.mode === "overview" ? "lanes" : "overview";
+    render(false);
+  });
+  let resizeTimer = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => { if (app.tl && app.mode === "overview") render(false); }, 150);
+  });
 }
 
 function wireControls() {
@@ -296,7 +672,12 @@ function wireControls() {
     if ($("add-rack").value) a.rackId = $("add-rack").value;
     if (Object.keys(tags).length) a.clientTags = tags;
     if ($("add-instance").value) a.instanceId = $("add-instance").value;
-    if (record(a)) $("add-id").value = "";
+    record(a, (ok) => {
+      if (!ok) return;
+      // An id and an instance id are one process's own: the next Add needs new ones.
+      $("add-id").value = "";
+      $("add-instance").value = "";
+    });
   });
   const proc = () => $("proc-select").value;
   $("stop-process").addEventListener("click", () => proc() && record({ type: "stopProcess", processId: proc() }));
@@ -305,12 +686,12 @@ function wireControls() {
   $("redeploy-process").addEventListener("click", () => {
     const id = proc();
     if (!id) return;
-    const p = app.frames[app.idx].snap.processes.find((x) => x.processId === id);
+    const p = app.tl.frame(app.idx).snap.processes.find((x) => x.processId === id);
     let topology;
     try {
       topology = JSON.parse($("redeploy-topology").value || "null");
-    } catch (e) {
-      return controlError(`topology: not JSON: ${e.message}`);
+    } catch {
+      return controlError("The topology for the redeploy is not valid JSON.");
     }
     const epoch = (p ? p.topologyEpoch : 0) + 1;
     const changes = { topologyEpoch: epoch };
@@ -327,34 +708,65 @@ function wireControls() {
   $("set-assignor").addEventListener("click", () => record({ type: "setAssignor", assignor: $("assignor-select").value }));
   $("set-standbys").addEventListener("click", () => record({ type: "setStandbyReplicas", numStandbyReplicas: Number($("standby-count").value) }));
 
+}
+
+/** The transport, the tabs, the scenario's own buttons (share, export, import). */
+function wireTimeline() {
   $("step-fwd").addEventListener("click", () => { stop(); go(app.idx + 1, true); });
   $("step-back").addEventListener("click", () => { stop(); go(app.idx - 1, true); });
   $("step-first").addEventListener("click", () => { stop(); go(0); });
+  $("step-last").addEventListener("click", () => { stop(); go(app.tl.length - 1); });
   $("play").addEventListener("click", play);
   $("speed").addEventListener("change", () => { if (app.playing) { stop(); play(); } });
   $("scrub").addEventListener("input", () => { stop(); go(Number($("scrub").value)); });
+  $("progress-stop").addEventListener("click", stopComputing);
+  $("link-error-close").addEventListener("click", () => linkNotice(""));
 
-  for (const t of document.querySelectorAll("[role=tab]")) t.addEventListener("click", () => selectTab(t.id.replace("tab-", "")));
+  const tabs = [...document.querySelectorAll("[role=tab]")];
+  for (const t of tabs) {
+    t.addEventListener("click", () => selectTab(t.id.replace("tab-", "")));
+    // Arrow keys move between tabs (the tab list's own keys, not the timeline's).
+    t.addEventListener("keydown", (ev) => {
+      const k = tabs.indexOf(t);
+      const to = { ArrowRight: k + 1, ArrowLeft: k - 1, Home: 0, End: tabs.length - 1 }[ev.key];
+      if (to === undefined) return;
+      ev.preventDefault();
+      ev.stopPropagation();
+      selectTab(tabs[(to + tabs.length) % tabs.length].id.replace("tab-", ""), true);
+    });
+  }
   $("insp-send").addEventListener("click", sendRequest);
   $("scenario-apply").addEventListener("click", () => {
+    let s;
     try {
-      loadScenario(JSON.parse($("scenario-json").value), 0);
-    } catch (e) {
-      toast(`Not JSON: ${e.message}`);
+      s = JSON.parse($("scenario-json").value);
+    } catch {
+      toast("The scenario is not valid JSON.");
+      return;
     }
+    app.keepUrl = false;
+    loadScenario(s, 0);
   });
 
+}
+
+function wireScenario() {
   $("preset").addEventListener("change", () => {
     const p = app.presets.find((x) => x.name === $("preset").value);
+    app.keepUrl = false;
+    linkNotice("");
     if (p) loadScenario(p.scenario, 0);
   });
   $("share").addEventListener("click", async () => {
+    app.keepUrl = false;
     await updateHash();
     copy(location.href, "Link copied: it reproduces this scenario at this step.");
   });
   $("copy-md").addEventListener("click", async () => {
+    app.keepUrl = false;
     await updateHash();
-    copy(markdownReport({ scenario: app.scenario, frame: app.frames[app.idx], step: app.idx, steps: app.frames.length - 1, link: location.href, describeText: describeText(app.frames[app.idx].snap) }), "Copied as Markdown.");
+    const f = app.tl.frame(app.idx);
+    copy(markdownReport({ scenario: app.scenario, frame: f, step: app.idx, steps: app.tl.length - 1, link: location.href, describeText: describeText(f.snap) }), "Copied as Markdown.");
   });
   $("export").addEventListener("click", () => {
     const blob = new Blob([JSON.stringify(app.scenario, null, 2)], { type: "application/json" });
@@ -364,21 +776,38 @@ function wireControls() {
     a.click();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
   });
+  $("import-button").addEventListener("click", () => $("import").click());
   $("import").addEventListener("change", async () => {
     const file = $("import").files[0];
     if (!file) return;
-    try {
-      loadScenario(JSON.parse(await file.text()), 0);
-    } catch (e) {
-      toast(`Could not import: ${e.message}`);
-    }
     $("import").value = "";
+    if (file.size > 32 * 1024 * 1024) {
+      toast(`Could not import ${file.name}: it is larger than 32 MiB.`);
+      return;
+    }
+    let s;
+    try {
+      s = JSON.parse(await file.text());
+    } catch {
+      toast(`Could not import ${file.name}: it is not valid JSON.`);
+      return;
+    }
+    app.keepUrl = false;
+    loadScenario(s, 0);
   });
 
+}
+
+function wireKeys() {
   document.addEventListener("keydown", (ev) => {
     const t = ev.target;
+    if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented) return;
     if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
-    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    // A focused button, link, tab or summary takes Space and Enter itself (it is
+    // pressed), and a tab its arrows too: only elsewhere do keys drive the timeline.
+    const control = t && t.closest && t.closest("button, a[href], summary, [role=tab], [role=button], canvas");
+    if (control && (ev.key === " " || ev.key === "Enter")) return;
+    if (control && control.getAttribute("role") === "tab") return;
     const keys = {
       ArrowRight: () => { stop(); go(app.idx + 1, true); },
       j: () => { stop(); go(app.idx + 1, true); },
@@ -386,10 +815,10 @@ function wireControls() {
       k: () => { stop(); go(app.idx - 1, true); },
       " ": play,
       Home: () => { stop(); go(0); },
-      End: () => { stop(); go(app.frames.length - 1); },
+      End: () => { stop(); go(app.tl.length - 1); },
     };
     const f = keys[ev.key];
-    if (f) {
+    if (f && app.tl) {
       ev.preventDefault();
       f();
     }
@@ -409,31 +838,50 @@ async function copy(text, done) {
 let hashTimer = null;
 function queueHashUpdate() {
   clearTimeout(hashTimer);
+  if (app.keepUrl) return;
   hashTimer = setTimeout(updateHash, 250);
 }
 
 async function updateHash() {
   clearTimeout(hashTimer);
+  if (app.keepUrl) return;
   const preset = app.presets.find((p) => p.name === app.scenario.name);
   const pristine = preset && JSON.stringify(app.wasm.Simulation.checkScenario(preset.scenario)) === JSON.stringify(app.scenario);
   const hash = pristine ? `#preset=${encodeURIComponent(preset.name)}&step=${app.idx}` : await encodeHash(app.scenario, app.idx);
+  if (app.keepUrl) return;
   app.lastHash = hash;
   history.replaceState(null, "", hash);
 }
 
+/** Loads what the address bar's hash says; a link that cannot be read says why and stays there. */
 async function fromHash() {
+  const fallback = (text) => {
+    linkNotice(`${text} Showing the first preset instead; the link is kept in the address bar.`);
+    app.keepUrl = true;
+    loadScenario(app.presets[0].scenario, 0);
+    app.keepUrl = true;
+    clearTimeout(hashTimer);
+  };
   let shared = null;
   try {
     shared = await decodeHash(location.hash);
   } catch (e) {
-    toast(`The link's scenario could not be read: ${e.message}`);
+    return fallback(e instanceof LinkError ? e.message : "This link is damaged: it could not be read.");
   }
-  if (shared && shared.preset) {
+  if (shared && shared.preset !== undefined) {
     const p = app.presets.find((x) => x.name === shared.preset);
-    if (p) return loadScenario(p.scenario, shared.step);
+    if (!p) return fallback(`This link names a preset the playground does not have: "${shared.preset.slice(0, 80)}".`);
+    linkNotice("");
+    return loadScenario(p.scenario, shared.step, "link");
   }
   if (shared && shared.scenario) {
-    if (loadScenario(shared.scenario, shared.step)) return true;
+    linkNotice("");
+    if (loadScenario(shared.scenario, shared.step, "link")) return true;
+    app.keepUrl = true;
+    loadScenario(app.presets[0].scenario, 0);
+    app.keepUrl = true;
+    clearTimeout(hashTimer);
+    return false;
   }
   return loadScenario(app.presets[0].scenario, 0);
 }
@@ -450,7 +898,7 @@ async function main() {
     useModule(wasm);
     app.healthRules = healthRules(wasm);
   } catch (e) {
-    showLoadError(`The WebAssembly module failed to load (${e && e.message ? e.message : e}). Build it with \`make play\` (or scripts/build-wasm.sh) and open the page over http://, not from a file.`);
+    showLoadError(`The WebAssembly module failed to load (${e && e.message ? e.message : e}). Build it with \`make play\` (or scripts/build-wasm.sh), which also serves the page over http://.`);
     return;
   }
   const v = app.wasm.version();
@@ -482,6 +930,10 @@ async function main() {
     }
   }
   wireControls();
+  wireTimeline();
+  wireScenario();
+  wireKeys();
+  wireOverview();
   await fromHash();
   document.body.dataset.ready = "true";
 }

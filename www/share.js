@@ -7,9 +7,25 @@ function toBase64Url(bytes) {
   return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
+/** Longest link read (characters after #): Chrome's own limit on a URL. */
+export const MAX_LINK_CHARS = 2 * 1024 * 1024;
+/** Largest scenario a link may inflate to: the module's input limit (32 MiB). */
+export const MAX_SCENARIO_BYTES = 32 * 1024 * 1024;
+
+/** A link that cannot be read; its message is for the person who opened it. */
+export class LinkError extends Error {}
+
 function fromBase64Url(text) {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) {
+    throw new LinkError("This link is damaged: its scenario has characters a link never carries (was it cut or edited by hand?).");
+  }
   const b = text.replace(/-/g, "+").replace(/_/g, "/");
-  const bin = atob(b + "=".repeat((4 - (b.length % 4)) % 4));
+  let bin;
+  try {
+    bin = atob(b + "=".repeat((4 - (b.length % 4)) % 4));
+  } catch {
+    throw new LinkError("This link is damaged: its scenario is cut short (the text ends in the middle of a character).");
+  }
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
   return out;
@@ -18,6 +34,42 @@ function fromBase64Url(text) {
 async function pipe(bytes, stream) {
   const s = new Blob([bytes]).stream().pipeThrough(stream);
   return new Uint8Array(await new Response(s).arrayBuffer());
+}
+
+/**
+ * Inflates `bytes` as a stream and stops as soon as the output passes `limit` bytes:
+ * a small link that inflates to gigabytes costs no more than reading `limit` bytes.
+ */
+export async function inflateCapped(bytes, limit = MAX_SCENARIO_BYTES) {
+  const ds = new DecompressionStream("deflate-raw");
+  const writer = ds.writable.getWriter();
+  writer.write(bytes).catch(() => {});
+  writer.close().catch(() => {});
+  const reader = ds.readable.getReader();
+  const chunks = [];
+  let total = 0;
+  for (;;) {
+    let r;
+    try {
+      r = await reader.read();
+    } catch {
+      throw new LinkError("This link is damaged: its compressed scenario is corrupt or cut short.");
+    }
+    if (r.done) break;
+    total += r.value.length;
+    if (total > limit) {
+      reader.cancel().catch(() => {});
+      throw new LinkError(`This link is refused: its scenario inflates to more than ${limit / 1024 / 1024} MiB, the most the playground reads.`);
+    }
+    chunks.push(r.value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }
 
 /** `s=<compressed scenario>&step=<n>` (plain `j=` JSON when CompressionStream is missing). */
@@ -30,20 +82,48 @@ export async function encodeHash(scenario, step) {
   return `#j=${toBase64Url(json)}&step=${step}`;
 }
 
-/** `{ scenario, step }` from a hash, or null when it carries none; throws when corrupt. */
+/**
+ * `{ scenario, step }` or `{ preset, step }` from a hash, or null when it carries
+ * neither; throws a LinkError, worded for the page, when the link cannot be read.
+ */
 export async function decodeHash(hash) {
-  const params = new URLSearchParams(hash.replace(/^#/, ""));
-  const step = Math.max(0, parseInt(params.get("step") || "0", 10) || 0);
+  if (hash.length > MAX_LINK_CHARS) {
+    throw new LinkError(`This link is refused: it is ${(hash.length / 1024 / 1024).toFixed(1)} MB long, and the playground reads links up to ${MAX_LINK_CHARS / 1024 / 1024} MB.`);
+  }
+  let params;
+  try {
+    params = new URLSearchParams(hash.replace(/^#/, ""));
+  } catch {
+    throw new LinkError("This link is damaged: its part after # cannot be read.");
+  }
+  const stepText = params.get("step");
+  let step = 0;
+  if (stepText !== null) {
+    if (!/^\d{1,9}$/.test(stepText)) throw new LinkError(`This link is damaged: its step "${stepText.slice(0, 20)}" is not a whole number.`);
+    step = Number(stepText);
+  }
   if (params.has("preset")) return { preset: params.get("preset"), step };
   let bytes;
   if (params.has("s")) {
-    bytes = await pipe(fromBase64Url(params.get("s")), new DecompressionStream("deflate-raw"));
+    if (typeof DecompressionStream !== "function") throw new LinkError("This browser cannot read compressed links (it has no DecompressionStream).");
+    bytes = await inflateCapped(fromBase64Url(params.get("s")));
   } else if (params.has("j")) {
     bytes = fromBase64Url(params.get("j"));
+    if (bytes.length > MAX_SCENARIO_BYTES) throw new LinkError("This link is refused: its scenario is larger than 32 MiB.");
   } else {
     return null;
   }
-  return { scenario: JSON.parse(new TextDecoder().decode(bytes)), step };
+  let text;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new LinkError("This link is damaged: its scenario is not text (not UTF-8).");
+  }
+  try {
+    return { scenario: JSON.parse(text), step };
+  } catch {
+    throw new LinkError("This link is damaged: its scenario is not valid JSON (it may have been cut short).");
+  }
 }
 
 function tasksText(list) {

@@ -70,6 +70,8 @@ pub struct RequestContext {
 
 impl Validate for RequestContext {}
 
+/// Clone: a simulation is copied whole for the playground's checkpoints.
+#[derive(Clone)]
 pub struct Coordinator {
     pub config: CoordinatorConfig,
     pub cluster: Cluster,

@@ -58,6 +58,8 @@ impl ActionResult {
     }
 }
 
+/// Clone: the playground keeps a few copies as checkpoints to replay from (`__fork`).
+#[derive(Clone)]
 pub struct Simulation {
     pub coordinator: Coordinator,
     /// Configs plus every action, done or scheduled, sorted by time.
@@ -130,6 +132,15 @@ impl Simulation {
 
     pub fn group_id(&self) -> &str {
         &self.scenario.group_id
+    }
+
+    /// The simulated group's epoch and topology epoch (None where there is no group or
+    /// no topology yet): what the page's timeline marks per step, without a snapshot.
+    pub fn group_epochs(&self) -> (Option<i32>, Option<i32>) {
+        match self.coordinator.groups.get(&self.scenario.group_id) {
+            Some(g) => (Some(g.group_epoch), g.topology_epoch()),
+            None => (None, None),
+        }
     }
 
     /// The scenario as recorded so far: what replays this simulation exactly.

@@ -133,8 +133,12 @@ fn member_view(m: &Member) -> MemberView {
     }
 }
 
-fn process_view(p: &Process, end_offset: i64) -> ProcessView {
-    let stateful = stateful_subtopologies(&p.topology);
+fn process_view(p: &Process, end_offset: i64, state: bool) -> ProcessView {
+    let stateful = if state {
+        stateful_subtopologies(&p.topology)
+    } else {
+        Default::default()
+    };
     ProcessView {
         process_id: p.id.clone(),
         state: p.state,
@@ -161,6 +165,17 @@ fn process_view(p: &Process, end_offset: i64) -> ProcessView {
 
 impl Simulation {
     pub fn snapshot(&self) -> SimSnapshot {
+        self.snapshot_of(true)
+    }
+
+    /// What the page draws: the snapshot without the coordinator's own snapshot (null)
+    /// and without the state directories (empty). For a 1 000-member group with
+    /// standbys that is 0.8 MB of JSON instead of 4.7 MB, at every step.
+    pub fn view(&self) -> SimSnapshot {
+        self.snapshot_of(false)
+    }
+
+    fn snapshot_of(&self, whole: bool) -> SimSnapshot {
         let end = self.scenario().client.changelog_end_offset;
         SimSnapshot {
             now_ms: self.now(),
@@ -172,9 +187,13 @@ impl Simulation {
             processes: self
                 .processes()
                 .iter()
-                .map(|p| process_view(p, end))
+                .map(|p| process_view(p, end, whole))
                 .collect(),
-            coordinator: coord::snapshot(&self.coordinator),
+            coordinator: if whole {
+                coord::snapshot(&self.coordinator)
+            } else {
+                Value::Null
+            },
         }
     }
 }

@@ -249,4 +249,29 @@ impl Simulation {
     pub fn scenario(&self) -> JsResult {
         output(self.inner.scenario())
     }
+
+    /// The snapshot without `coordinator` (null) and the processes' `stateStore` (empty)
+    /// (internal: what the playground draws at every step of a big group).
+    #[wasm_bindgen(js_name = __view)]
+    pub fn view(&self) -> JsResult {
+        output(&self.inner.view())
+    }
+
+    /// `[groupEpoch, topologyEpoch]` of the simulated group, -1 where there is none
+    /// (internal: the playground's timeline markers, without a whole snapshot per step).
+    #[wasm_bindgen(js_name = __epochs)]
+    pub fn epochs(&self) -> Vec<i32> {
+        let (group, topology) = self.inner.group_epochs();
+        vec![group.unwrap_or(-1), topology.unwrap_or(-1)]
+    }
+
+    /// An independent copy at this moment (internal: the playground keeps a few as
+    /// checkpoints, so that showing an earlier step replays from the nearest one
+    /// instead of from the start).
+    #[wasm_bindgen(js_name = __fork)]
+    pub fn fork(&self) -> Simulation {
+        Simulation {
+            inner: self.inner.clone(),
+        }
+    }
 }

@@ -66,6 +66,7 @@ export async function open(browser, url, { colorScheme = "light", width = 1400, 
   page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
   await page.goto(url);
   await page.waitForSelector("body[data-ready=true]", { timeout: 20000 });
+  await page.waitForSelector("body:not([data-busy])", { timeout: 60000 });
   return { page, context, errors };
 }
 

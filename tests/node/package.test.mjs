@@ -58,7 +58,7 @@ console.log(JSON.stringify({ version: m.version(), created, invalid, thrown, joi
 
 before(() => {
   assert.ok(
-    existsSync(join(pkgDir, "dist", "node", "streams_rebalance_bg.wasm")) &&
+    existsSync(join(pkgDir, "dist", "node", "streams_rebalance.js")) &&
       existsSync(join(pkgDir, "dist", "web", "streams_rebalance_bg.wasm")),
     "pkg/dist is missing: run scripts/build-wasm.sh first",
   );
@@ -81,11 +81,11 @@ test("the tarball ships the hand-written files and both builds, and nothing else
     "LICENSE",
     "README.md",
     "index.d.ts",
+    "index.d.mts",
     "node.cjs",
     "node.mjs",
     "package.json",
     "dist/node/streams_rebalance.js",
-    "dist/node/streams_rebalance_bg.wasm",
     "dist/web/streams_rebalance.js",
     "dist/web/streams_rebalance_bg.wasm",
     "dist/web/index.js",
@@ -93,11 +93,19 @@ test("the tarball ships the hand-written files and both builds, and nothing else
     assert.ok(files.includes(f), `${f} is missing from the tarball: ${files.join(", ")}`);
   }
   for (const f of files) {
-    assert.match(f, /^(LICENSE|README\.md|index\.d\.ts|node\.cjs|node\.mjs|package\.json|dist\/(node|web)\/.+)$/, f);
+    assert.match(f, /^(LICENSE|README\.md|index\.d\.m?ts|node\.cjs|node\.mjs|package\.json|dist\/(node|web)\/.+)$/, f);
   }
+  // The wasm once (the Node build reads the web build's): it was shipped twice.
+  assert.deepEqual(files.filter((f) => f.endsWith(".wasm")), ["dist/web/streams_rebalance_bg.wasm"]);
+  const wasm = packed.files.find((f) => f.path.endsWith(".wasm")).size;
+  assert.ok(packed.unpackedSize < wasm * 1.5, `unpacked ${packed.unpackedSize} bytes for a ${wasm}-byte wasm`);
   const installed = JSON.parse(readFileSync(join(app, "node_modules", "streams-rebalance", "package.json"), "utf8"));
   assert.equal(installed.name, "streams-rebalance");
   assert.equal(installed.license, "Apache-2.0");
+  assert.match(installed.repository.url, /^git\+https:\/\/github\.com\/[\w-]+\/[\w-]+\.git$/);
+  assert.equal(installed.repository.directory, "pkg");
+  assert.match(installed.homepage, /^https:\/\/github\.com\/[\w-]+\/[\w-]+#readme$/);
+  assert.match(installed.bugs.url, /^https:\/\/github\.com\/[\w-]+\/[\w-]+\/issues$/);
 });
 
 function checkScenario(r) {
@@ -211,3 +219,36 @@ test("a TypeScript program type-checks against the packed types (tsc --strict)",
   }
   assert.ok(readdirSync(app).includes("types-check.ts"));
 });
+
+/** The README's browser example: the fenced block that calls `await init()`. */
+function readmeBrowserExample() {
+  const readme = readFileSync(join(pkgDir, "README.md"), "utf8");
+  const blocks = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
+  const example = blocks.find((b) => /^import init, /m.test(b) && /await init\(\)/.test(b));
+  assert.ok(example, "the README has a browser example with `import init` and `await init()`");
+  return example;
+}
+
+for (const [moduleResolution, module] of [["nodenext", "nodenext"], ["bundler", "esnext"]]) {
+  test(`the README's browser example type-checks under moduleResolution ${moduleResolution}`, () => {
+    const example = readmeBrowserExample();
+    const dir = join(app, `readme-${moduleResolution}`);
+    run("mkdir", ["-p", dir], app);
+    // As written, and with the entry the README names as an alternative.
+    writeFileSync(join(dir, "example.ts"), `${example}\nexport {};\n`);
+    writeFileSync(join(dir, "example-web.ts"), `${example.replace(/from "streams-rebalance"/, 'from "streams-rebalance/web"')}\nexport {};\n`);
+    writeFileSync(
+      join(dir, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, target: "ES2022", module, moduleResolution, lib: ["ES2022", "DOM"], types: [] },
+        files: ["example.ts", "example-web.ts"],
+      }),
+    );
+    const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
+    try {
+      run(process.execPath, [tsc, "-p", "tsconfig.json"], dir);
+    } catch (e) {
+      assert.fail(`tsc (${moduleResolution}) failed on the README's example:\n${e.stdout}${e.stderr}`);
+    }
+  });
+}

@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const require = createRequire(import.meta.url);
 const ts = require(join(root, "node_modules", "typescript"));
-assert.ok(existsSync(join(root, "pkg", "dist", "node", "streams_rebalance_bg.wasm")), "run scripts/build-wasm.sh first");
+assert.ok(existsSync(join(root, "pkg", "dist", "web", "streams_rebalance_bg.wasm")), "run scripts/build-wasm.sh first");
 const m = require(join(root, "pkg", "node.cjs"));
 
 const dtsPath = join(root, "pkg", "index.d.ts");
