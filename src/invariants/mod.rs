@@ -185,7 +185,14 @@ pub fn decode_snapshot(text: &str, what: &str) -> Result<Snapshot, InputError> {
         })
     );
     if simulation {
-        decode_str::<crate::sim::snapshot::SimSnapshot>(text, what).map(|s| s.coordinator)
+        // A Simulation's snapshot (or just its `coordinator` part, as the page passes
+        // for big groups): only the coordinator's part is checked.
+        #[derive(Deserialize)]
+        struct SimulationPart {
+            coordinator: Snapshot,
+        }
+        impl crate::protocol::json::Validate for SimulationPart {}
+        decode_str::<SimulationPart>(text, what).map(|s| s.coordinator)
     } else {
         decode_str::<Snapshot>(text, what)
     }

@@ -99,8 +99,8 @@ pub struct SimSnapshot {
     pub group: Option<DescribedGroup>,
     pub topics: Vec<NewTopic>,
     pub processes: Vec<ProcessView>,
-    /// The coordinator's own snapshot (API.md).
-    pub coordinator: crate::coordinator::snapshot::Snapshot,
+    /// The coordinator's own snapshot (API.md); null in the page's lighter `view()`.
+    pub coordinator: Option<crate::coordinator::snapshot::Snapshot>,
 }
 
 fn member_view(m: &Member) -> MemberView {
@@ -189,11 +189,7 @@ impl Simulation {
                 .iter()
                 .map(|p| process_view(p, end, whole))
                 .collect(),
-            coordinator: if whole {
-                coord::snapshot(&self.coordinator)
-            } else {
-                Value::Null
-            },
+            coordinator: whole.then(|| coord::snapshot(&self.coordinator)),
         }
     }
 }
