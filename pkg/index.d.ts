@@ -668,7 +668,29 @@ export interface AssignmentQuality {
   tasksWithDistinctTagValues: number | null;
   warmupsInFlight: number;
   staleMemberGains: number;
+  /** Per subtopology, max - min of its active tasks per eligible member; mean and max over subtopologies. */
+  subtopologySpread: MeanMax;
+  /** `subtopologySpread` less the one task a subtopology that does not divide evenly over the members cannot avoid (0: even). */
+  subtopologySpreadAboveEven: MeanMax;
+  /** The same as `subtopologySpread` for standby tasks, over stateful subtopologies. */
+  standbySubtopologySpread: MeanMax;
+  /** The fewest active moves any assignment at the same active balance needs (compare with `activeTasksMoved`). */
+  activeTasksMovedMinimum: number;
+  /** Per member with stateful actives: how many distinct members hold their standbys. */
+  standbyFanOut: { min: number; mean: number; max: number };
+  /** Standby slots wanted (min(numStandbyReplicas, processes - 1) per stateful task) and not filled; null without a config. */
+  standbysUnfilled: number | null;
+  /** Standbys on the process of their task's active (must be 0). */
+  standbysOnActiveProcess: number;
+  /** Stateful tasks whose previous active owner is no longer in the group (0 of 0 when nothing was owned), and how many went to a member that held a standby or warm-up of them. */
+  orphanedStatefulToStandby: { landed: number; total: number };
   [figure: string]: unknown;
+}
+
+/** Mean and largest of a figure over subtopologies. */
+export interface MeanMax {
+  mean: number;
+  max: number;
 }
 
 /**
@@ -683,12 +705,13 @@ export declare function assign(
   config?: AssignmentConfig | CoordinatorConfig | string | null,
 ): GroupAssignment;
 /**
- * The quality figures of `result` as an assignment of `groupSpec`. Plain objects take the
- * same packed fast path as assign().
+ * The quality figures of `result` as an assignment of `groupSpec` (with `config`, also
+ * `standbysUnfilled`). Plain objects take the same packed fast path as assign().
  */
 export declare function assignmentQuality(
   groupSpec: GroupSpec | string,
   result: GroupAssignment | string,
+  config?: AssignmentConfig | CoordinatorConfig | string | null,
 ): AssignmentQuality;
 /**
  * True when a member's warm-up task has caught up (a new target would move the task to it).

@@ -5,11 +5,11 @@
 //! ("use the strict path"), never to a panic or a different spec.
 
 use serde_json::{json, Value};
-use streams_rebalance::assignor::json::{assign_json, decode_spec, MAX_TASKS};
+use streams_rebalance::assignor::json::{assign_json, decode_config, decode_spec, MAX_TASKS};
 use streams_rebalance::assignor::packed::{
     assign_packed, decode, encode, quality_packed, warmup_caught_up_packed, PackedSpec, FORMAT,
 };
-use streams_rebalance::assignor::quality::quality;
+use streams_rebalance::assignor::quality::{quality, quality_with_config};
 use streams_rebalance::assignor::{by_name, warmup_caught_up, AssignmentConfig, GroupSpec};
 use streams_rebalance::limits::MAX_STRING_BYTES;
 
@@ -316,7 +316,25 @@ fn quality_packed_gives_the_strict_figures() {
         let expected = quality(&strict_spec, &strict_result);
         let mut p = pack(spec);
         pack_assignment(&mut p, spec, &result);
-        assert_eq!(quality_packed(p.view()), Some(expected), "{name}: {spec}");
+        assert_eq!(
+            quality_packed(None, p.view()),
+            Some(expected),
+            "{name}: {spec}"
+        );
+        // With the config: standbysUnfilled too, as the strict path.
+        let config = decode_config(Some(&case["config"])).expect("config");
+        let with_config = quality_with_config(&strict_spec, &strict_result, Some(&config));
+        assert!(with_config.standbys_unfilled.is_some());
+        assert_eq!(
+            quality_packed(Some(&case["config"]), p.view()),
+            Some(with_config),
+            "{name}: {spec}"
+        );
+        // A config the strict decoder rejects is the strict path's.
+        assert_eq!(
+            quality_packed(Some(&json!({ "numStandbyReplicas": -1 })), p.view()),
+            None
+        );
         // The assignment of another group: still figures, the strict path's.
         let mut other = result.clone();
         other["members"]["stranger"] =
@@ -326,12 +344,12 @@ fn quality_packed_gives_the_strict_figures() {
         let mut p = pack(spec);
         pack_assignment(&mut p, spec, &other);
         assert_eq!(
-            quality_packed(p.view()),
+            quality_packed(None, p.view()),
             Some(quality(&strict_spec, &strict_other))
         );
         // A truncated assignment is the strict path's.
         p.ints.pop();
-        assert_eq!(quality_packed(p.view()), None);
+        assert_eq!(quality_packed(None, p.view()), None);
     }
 }
 

@@ -469,21 +469,21 @@ export function fastWarmupCaughtUp(strict, packed) {
 }
 
 /**
- * `assignmentQuality(groupSpec, result)` from the strict one and a packed one
- * (`(strings, ints, floats) => figures | undefined`; spec and assignment packed).
+ * `assignmentQuality(groupSpec, result, config)` from the strict one and a packed one
+ * (`(config, strings, ints, floats) => figures | undefined`; spec and assignment packed).
  */
 export function fastAssignmentQuality(strict, packed) {
-  return function assignmentQuality(groupSpec, result) {
+  return function assignmentQuality(groupSpec, result, config) {
     const q = plain(result)
       ? viaPacked(
           groupSpec,
           (strings, ints, floats) => {
-            const figures = packed(strings, ints, floats);
+            const figures = packed(config, strings, ints, floats);
             return figures === undefined ? null : figures;
           },
           result,
         )
       : null;
-    return q !== null ? q : strict(groupSpec, result);
+    return q !== null ? q : strict(groupSpec, result, config);
   };
 }

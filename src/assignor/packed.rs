@@ -31,7 +31,7 @@
 //! `member input index, 3 x (run count, per run: subtopology input index, count, partitions...)`.
 
 use super::json::{assignor, decode_config, MAX_TASKS};
-use super::quality::{quality, Quality};
+use super::quality::{quality_with_config, Quality};
 use super::{
     warmup_caught_up, GroupAssignment, GroupSpec, MemberAssignment, MemberSpec, SubtopologySpec,
 };
@@ -382,9 +382,13 @@ pub fn warmup_caught_up_packed(config: Option<&Value>, p: PackedSpec<'_>) -> Opt
     Some(warmup_caught_up(&d.spec, &config))
 }
 
-/// `assignmentQuality()` on a packed spec followed by the packed assignment; `None` for
-/// "use the strict path".
-pub fn quality_packed(p: PackedSpec<'_>) -> Option<Quality> {
+/// `assignmentQuality()` on a packed spec followed by the packed assignment, with the
+/// config when given; `None` for "use the strict path".
+pub fn quality_packed(config: Option<&Value>, p: PackedSpec<'_>) -> Option<Quality> {
+    let config = match config {
+        Some(c) => Some(decode_config(Some(c)).ok()?),
+        None => None,
+    };
     let mut r = Reader::new(p);
     let d = decode_spec(&mut r)?;
     // Task runs name subtopologies by input index.
@@ -408,5 +412,9 @@ pub fn quality_packed(p: PackedSpec<'_>) -> Option<Quality> {
     if !r.done() {
         return None;
     }
-    Some(quality(&d.spec, &GroupAssignment { members }))
+    Some(quality_with_config(
+        &d.spec,
+        &GroupAssignment { members },
+        config.as_ref(),
+    ))
 }

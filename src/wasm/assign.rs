@@ -4,7 +4,7 @@
 use super::convert::{input, output, required, JsResult};
 use crate::assignor::json::{assignor, decode_config, decode_spec, AssignmentJson};
 use crate::assignor::packed::{self, PackedSpec};
-use crate::assignor::{quality::quality, GroupAssignment};
+use crate::assignor::{quality::quality_with_config, GroupAssignment};
 use crate::protocol::json::decode;
 use wasm_bindgen::prelude::*;
 
@@ -81,24 +81,41 @@ pub fn warmup_caught_up_packed(
 /// The fast path of the package's `assignmentQuality()` (internal): the figures, or
 /// undefined for "call the strict `assignmentQuality` instead".
 #[wasm_bindgen(js_name = "__assignmentQualityPacked")]
-pub fn assignment_quality_packed(strings: &str, ints: &[i32], floats: &[f64]) -> JsValue {
-    packed::quality_packed(PackedSpec {
-        strings,
-        ints,
-        floats,
-    })
+pub fn assignment_quality_packed(
+    config: JsValue,
+    strings: &str,
+    ints: &[i32],
+    floats: &[f64],
+) -> JsValue {
+    let Ok(config) = input(&config, "config") else {
+        return JsValue::UNDEFINED;
+    };
+    packed::quality_packed(
+        config.as_ref(),
+        PackedSpec {
+            strings,
+            ints,
+            floats,
+        },
+    )
     .and_then(|q| output(&q).ok())
     .unwrap_or(JsValue::UNDEFINED)
 }
 
-/// `assignmentQuality(groupSpec, result)` -> the quality figures of an assignment of
-/// that group (balance, tasks moved, standby spread, warm-ups in flight, rule breaks).
+/// `assignmentQuality(groupSpec, result, config?)` -> the quality figures of an
+/// assignment of that group (balance, spread per subtopology, tasks moved against the
+/// minimum, standby fan-out, standbys unfilled (with a config), warm-ups in flight, rule
+/// breaks).
 #[wasm_bindgen(js_name = assignmentQuality)]
-pub fn assignment_quality(group_spec: JsValue, result: JsValue) -> JsResult {
+pub fn assignment_quality(group_spec: JsValue, result: JsValue, config: JsValue) -> JsResult {
     let spec = spec_of(&group_spec)?;
     let result = required(&result, "result")?;
     let result: GroupAssignment = decode(&result, "result").map_err(|e| JsError::new(&e))?;
-    output(&quality(&spec, &result))
+    let config = match input(&config, "config")? {
+        Some(c) => Some(decode_config(Some(&c)).map_err(|e| JsError::new(&e))?),
+        None => None,
+    };
+    output(&quality_with_config(&spec, &result, config.as_ref()))
 }
 
 /// `warmupCaughtUp(groupSpec, config?)` -> true when a member's warm-up task has caught

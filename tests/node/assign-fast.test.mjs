@@ -96,12 +96,13 @@ function agreeWarmup(spec, config, what) {
   }
 }
 
-/** Asserts the package's assignmentQuality() and the strict one agree. */
-function agreeQuality(spec, result, what) {
-  const strict = outcome(() => raw.assignmentQuality(spec, result));
-  const got = outcome(() => pkg.assignmentQuality(spec, result));
+/** Asserts the package's assignmentQuality() and the strict one agree (with the
+ * config, when given: it adds standbysUnfilled). */
+function agreeQuality(spec, result, what, config) {
+  const strict = outcome(() => raw.assignmentQuality(spec, result, config));
+  const got = outcome(() => pkg.assignmentQuality(spec, result, config));
   assert.deepEqual(got, strict, `${what}: assignmentQuality`);
-  const fast = outcome(() => fastOnlyQuality(spec, result));
+  const fast = outcome(() => fastOnlyQuality(spec, result, config));
   if ("error" in fast) {
     assert.equal(fast.message, FELL_BACK, `${what}: assignmentQuality's fast path never throws its own error`);
   } else {
@@ -222,7 +223,9 @@ test("random valid group specs: the package's assign() equals the strict one, an
     const c = config();
     const { strict } = agree(pick(["sticky", "highly_available"]), spec, c, `valid #${i}: ${JSON.stringify(spec)}`);
     agreeWarmup(spec, c, `valid #${i}: ${JSON.stringify(spec)}`);
-    if ("value" in strict) agreeQuality(spec, strict.value, `valid #${i}: ${JSON.stringify(spec)}`);
+    if ("value" in strict) {
+      agreeQuality(spec, strict.value, `valid #${i}: ${JSON.stringify(spec)}`, i % 2 ? c : undefined);
+    }
   }
   assert.ok(fastQualityAnswers > n * 0.8, `assignmentQuality's fast path answered ${fastQualityAnswers} of ${n}`);
   assert.ok(caughtUp > 0, "some generated warm-ups have caught up");
