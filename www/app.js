@@ -7,6 +7,7 @@ import { renderBoard, renderEpochs, renderEvents, renderMarkers, markersOf, desc
 import { encodeHash, decodeHash, markdownReport } from "./share.js";
 import { RULES } from "./rules.js";
 import { renderHealth } from "./health.js";
+import { renderQuality } from "./quality.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -103,6 +104,7 @@ function render(animate) {
   renderEpochs(f.snap);
   const before = app.frames[app.idx - 1];
   renderHealth($("health"), app.wasm.checkInvariants, f.snap, before && before.snap);
+  renderQuality($("quality"), app.wasm.assignmentQuality, f.snap, before && before.snap);
   $("clock").textContent = `t = ${(f.t / 1000).toFixed(1)} s`;
   $("step-label").textContent = `step ${app.idx} / ${app.frames.length - 1}`;
   const scrub = $("scrub");
