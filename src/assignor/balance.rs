@@ -201,30 +201,23 @@ struct Level {
 fn level(ix: &Index<'_>, count: &[u32], remaining: u64) -> Level {
     let n = ix.num_members();
     let mut need = vec![0u32; n];
-    let eligible = || (0..n).filter(|&m| ix.eligible[m]);
-    let Some(low) = eligible().map(|m| u64::from(count[m])).min() else {
+    let counts: Vec<u64> = (0..n)
+        .filter(|&m| ix.eligible[m])
+        .map(|m| u64::from(count[m]))
+        .collect();
+    let Some(&low) = counts.iter().min() else {
         return Level {
             need,
             level: 0,
             extra: 0,
         };
     };
-    if remaining == 0 {
-        return Level {
-            need,
-            level: low,
-            extra: 0,
-        };
-    }
-    let high = eligible().map(|m| u64::from(count[m])).max().unwrap_or(low);
-    let members = eligible().count() as u64;
-    let raise = |l: u64| -> u64 {
-        eligible()
-            .map(|m| l.saturating_sub(u64::from(count[m])))
-            .sum()
-    };
-    // raise(lo) <= remaining < raise(hi).
-    let (mut lo, mut hi) = (low, high + remaining / members + 1);
+    let members = counts.len() as u64;
+    let sum: u64 = counts.iter().sum();
+    let raise = |l: u64| -> u64 { counts.iter().map(|&c| l.saturating_sub(c)).sum() };
+    // raise(lo) <= remaining < raise(hi): raising everyone by remaining / members
+    // fits, and a level above the mean after the deal cannot.
+    let (mut lo, mut hi) = (low + remaining / members, (remaining + sum) / members + 1);
     while hi - lo > 1 {
         let mid = lo + (hi - lo) / 2;
         if raise(mid) <= remaining {
@@ -234,7 +227,7 @@ fn level(ix: &Index<'_>, count: &[u32], remaining: u64) -> Level {
         }
     }
     let mut given = 0u64;
-    for m in eligible() {
+    for m in (0..n).filter(|&m| ix.eligible[m]) {
         let add = lo.saturating_sub(u64::from(count[m]));
         need[m] = add as u32;
         given += add;

@@ -155,7 +155,9 @@ impl<'a> Index<'a> {
             .map(|(i, m)| (m.process_id.as_str(), i as u32))
             .collect();
         if !by_process.is_sorted() {
-            by_process.sort_unstable();
+            // A stable sort finds the runs already in order (members and their processes
+            // are often named alike, so the pairs come in a few sorted runs).
+            by_process.sort_by(|a, b| cmp_id(a.0, b.0).then(a.1.cmp(&b.1)));
         }
         let mut process_ids: Vec<&str> = Vec::new();
         let mut process_members = Flat::with_capacity(members.len(), members.len());
@@ -310,12 +312,13 @@ impl<'a> Index<'a> {
             let (lo, hi) = (self.base[found], self.base[found + 1]);
             let n = hi - lo;
             // Partitions are sorted: all valid when the first and the last are.
-            let valid = |p: i32| u32::try_from(p).ok().filter(|&p| p < n);
-            match (parts.first(), parts.last()) {
-                (Some(&a), Some(&b)) if valid(a).is_some() && valid(b).is_some() => {
+            let valid = |p: i32| u32::try_from(p).is_ok_and(|p| p < n);
+            match parts {
+                [p] if valid(*p) => out.push(lo + *p as u32),
+                [a, .., b] if valid(*a) && valid(*b) => {
                     out.extend(parts.iter().map(|&p| lo + p as u32));
                 }
-                _ => out.extend(parts.iter().filter_map(|&p| valid(p).map(|p| lo + p))),
+                _ => out.extend(parts.iter().filter(|&&p| valid(p)).map(|&p| lo + p as u32)),
             }
         }
     }

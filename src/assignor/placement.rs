@@ -241,17 +241,26 @@ impl<'i, 'a> Placement<'i, 'a> {
                 .filter(|&s| ix.subtopologies[s].stateful == stateful)
                 .collect();
             let tasks = |s: usize| ix.base[s] as usize..ix.base[s + 1] as usize;
-            let free = subtopologies
-                .iter()
-                .flat_map(|&s| tasks(s))
-                .filter(|&t| self.active_owner[t] == NONE)
-                .count() as u64;
+            let free = if owned_before {
+                let owners = subtopologies
+                    .iter()
+                    .flat_map(|&s| &self.active_owner[tasks(s)]);
+                owners.filter(|&&o| o == NONE).count() as u64
+            } else {
+                subtopologies.iter().map(|&s| tasks(s).len() as u64).sum()
+            };
             if free == 0 {
                 continue;
             }
             // Each flavour gets level targets of its own: the places above the level
-            // go to the members with the fewest of the flavour.
-            let flavour: Vec<u32> = self.flavour_counts(stateful);
+            // go to the members with the fewest of the flavour (where the deal does
+            // not choose them, and nobody holds any of the flavour yet when nothing
+            // was owned before).
+            let flavour: Vec<u32> = if owned_before && !ix.one_eligible_per_process {
+                self.flavour_counts(stateful)
+            } else {
+                vec![0; ix.num_members()]
+            };
             let mut targets =
                 Targets::new(ix, &self.active_count, &flavour, &self.process_active, free);
             dealer.retarget(&targets);
