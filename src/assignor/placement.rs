@@ -338,7 +338,7 @@ impl<'i, 'a> Placement<'i, 'a> {
         let ix = self.ix;
         let mut queue: Vec<(u32, u32)> = Vec::new();
         let given_up = self.standbys_given_up();
-        let keeps = |t: u32, m: u32| given_up.binary_search(&(t, m)).is_err();
+        let keeps = |t: u32, m: u32| !given_up.contains(t, m);
         for t in 0..ix.num_tasks {
             if !ix.task_stateful[t as usize] || self.active_owner[t as usize] == NONE {
                 continue;
@@ -382,10 +382,10 @@ impl<'i, 'a> Placement<'i, 'a> {
     /// are kept first (the task's new owner cannot take its standby); of the others
     /// each such member keeps those that leave its standbys most evenly spread over
     /// subtopologies (`keep_spread`), so that what it gives up spreads too.
-    fn standbys_given_up(&self) -> Vec<(u32, u32)> {
+    fn standbys_given_up(&self) -> GivenUp {
         let ix = self.ix;
         if !(ix.has_prev_actives() || ix.has_candidates()) {
-            return Vec::new();
+            return GivenUp::default();
         }
         let n = ix.num_members();
         // Calls `f(member, task, moved_away)` for every claim.
@@ -409,39 +409,46 @@ impl<'i, 'a> Placement<'i, 'a> {
                 }
             }
         };
+        // Per member: claims it may give up, and claims of tasks that moved away.
         let mut count = vec![0u32; n];
-        claims(&mut |m, _, _| count[m as usize] += 1);
+        let mut moved_away = vec![0u64; n];
+        claims(&mut |m, _, away| {
+            if away {
+                moved_away[m as usize] += 1;
+            } else {
+                count[m as usize] += 1;
+            }
+        });
         let room: Vec<u64> = (0..n)
             .map(|m| self.total_quota.room(m, self.total_count[m]))
             .collect();
-        let over: Vec<usize> = (0..n).filter(|&m| u64::from(count[m]) > room[m]).collect();
-        if over.is_empty() {
-            return Vec::new();
+        let over = |m: usize| u64::from(count[m]) + moved_away[m] > room[m];
+        if !(0..n).any(over) {
+            return GivenUp::default();
         }
-        let mut slot = vec![NONE; n];
-        for (i, &m) in over.iter().enumerate() {
-            slot[m] = i as u32;
+        // The claims of the members over their room, by member (a counting sort).
+        let mut start = vec![0u32; n + 1];
+        for m in 0..n {
+            start[m + 1] = start[m] + if over(m) { count[m] } else { 0 };
         }
-        // Per member over its room: the claims it may give up, and how many others.
-        let mut lists: Vec<(Vec<u32>, u64)> = vec![(Vec::new(), 0); over.len()];
-        claims(&mut |m, t, moved_away| {
-            if let Some((list, kept)) = lists.get_mut(slot[m as usize] as usize) {
-                if moved_away {
-                    *kept += 1;
-                } else {
-                    list.push(t);
-                }
+        let mut at = start.clone();
+        let mut items = vec![0u32; start[n] as usize];
+        claims(&mut |m, t, away| {
+            let m = m as usize;
+            if !away && over(m) {
+                items[at[m] as usize] = t;
+                at[m] += 1;
             }
         });
         let mut out = Vec::new();
         let mut kept = Vec::new();
-        for (&m, (list, moved_away)) in over.iter().zip(&mut lists) {
-            list.dedup();
-            let keep = room[m].saturating_sub(*moved_away) as usize;
+        for m in (0..n).filter(|&m| over(m)) {
+            let list = &items[start[m] as usize..start[m + 1] as usize];
+            let keep = room[m].saturating_sub(moved_away[m]) as usize;
             kept.clear();
             keep_spread(ix, m, list, self.replicas as u32, keep, &mut kept);
             let mut k = kept.iter().peekable();
-            for &t in list.iter() {
+            for &t in list {
                 if k.peek() == Some(&&t) {
                     k.next();
                 } else {
@@ -449,8 +456,7 @@ impl<'i, 'a> Placement<'i, 'a> {
                 }
             }
         }
-        out.sort_unstable();
-        out
+        GivenUp::new(out, ix.num_tasks as usize)
     }
 
     /// Greedy placement can end two apart when the last standbys only fit on busy
@@ -963,4 +969,28 @@ fn flat(mut start: Vec<u32>, items: Vec<u32>) -> Flat<u32> {
     start.rotate_right(1);
     start[0] = 0;
     Flat::from_parts(start, items)
+}
+
+/// Sticky standby claims given up (`standbys_given_up`), as (task, member), with a
+/// per-task mark so that most lookups cost one load.
+#[derive(Default)]
+struct GivenUp {
+    claims: Vec<(u32, u32)>,
+    marked: Vec<bool>,
+}
+
+impl GivenUp {
+    fn new(mut claims: Vec<(u32, u32)>, tasks: usize) -> Self {
+        claims.sort_unstable();
+        let mut marked = vec![false; tasks];
+        for &(t, _) in &claims {
+            marked[t as usize] = true;
+        }
+        GivenUp { claims, marked }
+    }
+
+    fn contains(&self, t: u32, m: u32) -> bool {
+        self.marked.get(t as usize).copied().unwrap_or(false)
+            && self.claims.binary_search(&(t, m)).is_ok()
+    }
 }
