@@ -1,45 +1,90 @@
 // Assignor benchmarks for the wasm build under Node (BENCHMARKS.md, "Assignors").
-//   scripts/build-wasm.sh && node bench/assignors.mjs [--full] [--filter TEXT]
-// Inputs exactly as shared/bench/INPUTS.md (the same generator as benches/assignors.rs):
-// S subtopologies `topic-i_subtopology` of P partitions (even i stateful), members
-// `member-i` in process `process-(i div K)`, standby 0 or 1, initial or reassignment
-// (M - 1 members assigned first, outside the timing, then `newMember` joins).
-// highly_available runs with reported offsets ("owned and dormant").
-// Per case, median and minimum of:
-//   assign      the package's assign() (pkg/node.cjs, what users call): group spec as
-//               a JS object in, plain object out
-//   JSON text   the same call with the group spec and config as JSON text
-//   I/O floor   the same decoding and encoding without the assignment, measured in the
-//               same run: AssignIoFloor.run (decodes the spec, encodes a result
-//               computed once)
+//   scripts/build-wasm.sh && node bench/assignors.mjs [--grid] [--filter TEXT] [--quality]
+// The cases of benches/assignors.rs (shared/bench/INPUTS.md and issue 11), built the
+// same way: S subtopologies `topic-i_subtopology` of P partitions (even i stateful),
+// members `member-i` in process `process-(i div K)`, standby 0 or 1, and one of
+// initial (all M members), leave (`member-(M/2)` leaves the initial assignment of M),
+// join (`newMember` joins the initial assignment of M - 1), replace (every member j
+// with j % 10 == 3 swapped for a fresh `fresh-j`). The first assignment is made by the
+// same assignor, outside the timing. highly_available runs with reported offsets
+// ("owned and dormant"); for leave/join/replace sticky also runs on that input.
+// Without --grid: 100 x 1k, 1 000 x 10k, 1 000 x 100k, 10 000 x 100k with K = 1; with
+// it every size of INPUTS.md and K = 50 too. --quality: figures only, no timing.
+//
+// Per case, median and minimum of the package's assign() (pkg/node.cjs, what users
+// call: group spec as a JS object in, plain object out), Kafka's median (INPUTS.md),
+// and where the time goes, each part timed on its own in the same run (minimums; the
+// assignment is what the minimum of assign() leaves):
+//   JS in       the JS walk of the spec and its packing (fast-assign.mjs)
+//   wasm I/O    decoding the packed spec in wasm and encoding a result computed once
+//               (the I/O floor AssignIoFloor.__runPacked less the two JS parts)
+//   assignment  what is left of assign(): the assignment itself in wasm
+//   JS out      building the result object from the packed result
+// and the quality figures of the output (assignmentQuality with the config) beside
+// Kafka's on the same case (see benches/assignors.rs for how those were obtained).
 import { createRequire } from "node:module";
 import { performance } from "node:perf_hooks";
+import os from "node:os";
 
 const require = createRequire(import.meta.url);
-const { assign, AssignIoFloor } = require("../pkg/node.cjs");
+const pkg = require("../pkg/node.cjs");
+const { assign, assignmentQuality, AssignIoFloor } = pkg;
+const { fastAssign, fastWarmupCaughtUp } = require("../pkg/dist/node/fast-assign.js");
 
 const args = process.argv.slice(2);
-const FULL = args.includes("--full");
+const GRID = args.includes("--grid") || args.includes("--full");
+const QUALITY_ONLY = args.includes("--quality");
 const filterAt = args.indexOf("--filter");
 const FILTER = filterAt >= 0 ? args[filterAt + 1] : null;
 const END_OFFSET = 1_000_000;
+const KINDS = ["initial", "leave", "join", "replace"];
 
+// Kafka's StickyTaskAssignor, K = 1: [members, tasks, standby, kind, ms (INPUTS.md),
+// spread mean, spread max, standby spread mean, standby spread max, fan-out mean,
+// landed, of] (quality: benches/assignors.rs, the same figures).
 const KAFKA = [
-  // members, tasks, standby, initial ms, reassignment ms (INPUTS.md, K = 1)
-  [100, 1000, 0, 0.4, 0.24],
-  [100, 1000, 1, 0.65, 0.46],
-  [1000, 10000, 0, 5.7, 6.2],
-  [1000, 10000, 1, 11.1, 10.4],
-  [1000, 100000, 0, 102, 171],
-  [1000, 100000, 1, 185, 358],
-  [10000, 100000, 0, 211, 103],
-  [10000, 100000, 1, 299, 300],
+  [100, 1000, 0, "initial", 0.42, 0, 0, 0, 0, 0, 0, 0],
+  [100, 1000, 0, "leave", 0.3, 1, 1, 0, 0, 0, 0, 5],
+  [100, 1000, 0, "join", 0.25, 2.5, 7, 0, 0, 0, 0, 0],
+  [100, 1000, 0, "replace", 0.3, 0, 0, 0, 0, 0, 0, 50],
+  [100, 1000, 1, "initial", 0.82, 0, 0, 0, 0, 4.8, 0, 0],
+  [100, 1000, 1, "leave", 0.54, 1, 1, 2, 2, 4.8, 5, 5],
+  [100, 1000, 1, "join", 0.49, 2.5, 7, 2.2, 3, 4.8, 0, 0],
+  [100, 1000, 1, "replace", 0.66, 0, 0, 0, 0, 4.8, 0, 50],
+  [1000, 10000, 0, "initial", 4.7, 1, 1, 0, 0, 0, 0, 0],
+  [1000, 10000, 0, "leave", 5.4, 1, 1, 0, 0, 0, 0, 4],
+  [1000, 10000, 0, "join", 5.9, 1.15, 7, 0, 0, 0, 0, 0],
+  [1000, 10000, 0, "replace", 4.2, 1, 1, 0, 0, 0, 0, 504],
+  [1000, 10000, 1, "initial", 9.6, 1, 1, 1, 1, 5, 0, 0],
+  [1000, 10000, 1, "leave", 12, 1.01, 2, 1.02, 2, 5, 4, 4],
+  [1000, 10000, 1, "join", 14, 1.15, 7, 1.1, 2, 4.9, 0, 0],
+  [1000, 10000, 1, "replace", 10, 1, 1, 1, 1, 5, 0, 504],
+  [1000, 100000, 0, "initial", 82, 0, 0, 0, 0, 0, 0, 0],
+  [1000, 100000, 0, "leave", 117, 1, 1, 0, 0, 0, 0, 50],
+  [1000, 100000, 0, "join", 126, 2.29, 21, 0, 0, 0, 0, 0],
+  [1000, 100000, 0, "replace", 133, 0, 0, 0, 0, 0, 0, 5000],
+  [1000, 100000, 1, "initial", 168, 0, 0, 0, 0, 44.4, 0, 0],
+  [1000, 100000, 1, "leave", 240, 1, 1, 1.92, 2, 44.4, 46, 50],
+  [1000, 100000, 1, "join", 251, 2.29, 21, 2.1, 4, 45.3, 0, 0],
+  [1000, 100000, 1, "replace", 232, 0, 0, 0, 0, 45.1, 0, 5000],
+  [10000, 100000, 0, "initial", 99, 1, 1, 0, 0, 0, 0, 0],
+  [10000, 100000, 0, "leave", 129, 1, 1, 0, 0, 0, 0, 5],
+  [10000, 100000, 0, "join", 104, 1.16, 8, 0, 0, 0, 0, 0],
+  [10000, 100000, 0, "replace", 137, 1, 1, 0, 0, 0, 0, 4999],
+  [10000, 100000, 1, "initial", 223, 1, 1, 1, 1, 5, 0, 0],
+  [10000, 100000, 1, "leave", 283, 1, 1, 1, 1, 5, 5, 5],
+  [10000, 100000, 1, "join", 453, 1.16, 8, 1.12, 3, 5, 0, 0],
+  [10000, 100000, 1, "replace", 427, 1, 1, 1, 1, 5, 0, 4999],
 ];
 
-function kafkaMs(c) {
+function kafka(c) {
   if (c.perProcess !== 1 || c.offsets) return null;
-  const row = KAFKA.find((r) => r[0] === c.members && r[1] === c.subtopologies * c.partitions && r[2] === c.standby);
-  return row ? (c.kind === "initial" ? row[3] : row[4]) : null;
+  const row = KAFKA.find(
+    (r) => r[0] === c.members && r[1] === c.subtopologies * c.partitions && r[2] === c.standby && r[3] === c.kind,
+  );
+  if (!row) return null;
+  const [, , , , ms, sm, sx, bm, bx, fan, landed, of] = row;
+  return { ms, spread: [sm, sx], standbySpread: [bm, bx], fan, landed: [landed, of] };
 }
 
 function label(assignor, c) {
@@ -52,10 +97,6 @@ function subtopologies(c) {
     subs.push({ subtopologyId: `topic-${i}_subtopology`, numPartitions: c.partitions, stateful: i % 2 === 0 });
   }
   return subs;
-}
-
-function member(i, perProcess) {
-  return { memberId: `member-${i}`, processId: `process-${Math.floor(i / perProcess)}` };
 }
 
 function isStateful(id) {
@@ -98,30 +139,52 @@ function reportOffsets(members) {
     if (dormant && !owned.has(`${dormant.subtopologyId}:${dormant.partition}`)) {
       report(dormant.subtopologyId, dormant.partition, 50000);
     }
-    m.taskOffsets = offsets;
-    m.taskEndOffsets = ends;
+    // Offsets sorted by task, as a member reports them (the Rust side sorts maps).
+    const byTask = (a, b) =>
+      a.subtopologyId < b.subtopologyId ? -1 : a.subtopologyId > b.subtopologyId ? 1 : a.partition - b.partition;
+    m.taskOffsets = offsets.sort(byTask);
+    m.taskEndOffsets = ends.sort(byTask);
   });
 }
 
+const byId = (a, b) => (a.memberId < b.memberId ? -1 : a.memberId > b.memberId ? 1 : 0);
+
 function group(assignor, c) {
   const config = { numStandbyReplicas: c.standby };
-  const n = c.kind === "initial" ? c.members : c.members - 1;
-  const members = Array.from({ length: n }, (_, i) => member(i, c.perProcess));
+  const n = c.kind === "join" ? c.members - 1 : c.members;
+  let members = Array.from({ length: n }, (_, i) => ({
+    memberId: `member-${i}`,
+    processId: `process-${Math.floor(i / c.perProcess)}`,
+  })).sort(byId);
   const spec = { subtopologies: subtopologies(c), members, groupTopologyEpoch: 0 };
-  if (c.kind === "reassignment") {
-    const first = assign(assignor, spec, config);
-    for (const m of members) {
-      m.activeTasks = first.members[m.memberId].activeTasks;
-      m.standbyTasks = first.members[m.memberId].standbyTasks;
-    }
-    if (c.offsets) reportOffsets(members);
-    members.push({ memberId: "newMember", processId: "process-newMember" });
+  if (c.kind === "initial") return { spec, config };
+  const first = assign(assignor, spec, config);
+  for (const m of members) {
+    const a = first.members[m.memberId];
+    m.activeTasks = a.activeTasks;
+    m.standbyTasks = a.standbyTasks;
+    m.warmupTasks = a.warmupTasks;
   }
+  if (c.offsets) reportOffsets(members);
+  const number = (id) => Number(id.slice("member-".length));
+  if (c.kind === "leave") {
+    members = members.filter((m) => m.memberId !== `member-${Math.floor(c.members / 2)}`);
+  } else if (c.kind === "join") {
+    members.push({ memberId: "newMember", processId: "process-newMember" });
+  } else if (c.kind === "replace") {
+    members = members.map((m) => {
+      const j = number(m.memberId);
+      return j % 10 === 3 ? { memberId: `fresh-${j}`, processId: `process-fresh-${j}` } : m;
+    });
+  }
+  spec.members = members.sort(byId);
   return { spec, config };
 }
 
 function time(fn, budgetMs = 1500) {
-  fn();
+  // Warm up (JIT, the allocator's and the collector's state) for 10 runs or 200 ms.
+  const warm = performance.now();
+  for (let i = 0; i < 10 || performance.now() - warm < 200; i++) fn();
   const samples = [];
   const start = performance.now();
   while (samples.length < 5 || (performance.now() - start < budgetMs && samples.length < 500)) {
@@ -134,15 +197,15 @@ function time(fn, budgetMs = 1500) {
 }
 
 function grid() {
-  const sizes = FULL
+  const sizes = GRID
     ? [[100, 10, 100], [100, 100, 100], [100, 100, 1000], [1000, 10, 100], [1000, 100, 100], [1000, 100, 1000],
        [10000, 10, 100], [10000, 100, 100], [10000, 100, 1000]]
     : [[100, 10, 100], [1000, 100, 100], [1000, 100, 1000], [10000, 100, 1000]];
   const out = [];
   for (const [members, subs, partitions] of sizes) {
-    for (const perProcess of FULL ? [1, 50] : [1]) {
+    for (const perProcess of GRID ? [1, 50] : [1]) {
       for (const standby of [0, 1]) {
-        for (const kind of ["initial", "reassignment"]) {
+        for (const kind of KINDS) {
           out.push({ members, subtopologies: subs, partitions, standby, perProcess, kind, offsets: false });
         }
       }
@@ -151,32 +214,95 @@ function grid() {
   return out;
 }
 
-const f = (x) => (x < 1 ? x.toFixed(3) : x.toFixed(2));
-console.log(`node ${process.version}, ${new Date().toISOString()}`);
+/** Where the time of one assign() goes: the parts, each timed on its own. */
+function split(assignor, spec, config) {
+  // The packed result of this spec, for building the result without assigning.
+  let packed;
+  fastAssign(
+    () => {
+      throw new Error("fell back to the strict path");
+    },
+    (name, c, strings, ints, floats) => (packed = pkg.__assignPacked(name, c, strings, ints, floats)),
+  )(assignor, spec, config);
+  const packOnly = fastWarmupCaughtUp(
+    () => {
+      throw new Error("fell back to the strict path");
+    },
+    () => true,
+  );
+  const packAndBuild = fastAssign(
+    () => {
+      throw new Error("fell back to the strict path");
+    },
+    () => packed,
+  );
+  const floor = new AssignIoFloor(assignor, spec, config);
+  const ioFloor = fastAssign(
+    () => {
+      throw new Error("fell back to the strict path");
+    },
+    (_name, _config, strings, ints, floats) => floor.__runPacked(strings, ints, floats),
+  );
+  // Minimums: the parts are differences of separate runs, and garbage collection
+  // (building the result makes many small objects) lands in one run or another.
+  const pack = time(() => packOnly(spec, config)).min;
+  const packBuild = time(() => packAndBuild(assignor, spec, config)).min;
+  const io = time(() => ioFloor(assignor, spec, config)).min;
+  floor.free();
+  return { jsIn: pack, jsOut: Math.max(0, packBuild - pack), wasmIo: Math.max(0, io - packBuild), floor: io };
+}
+
+const f = (x) => (x === null || Number.isNaN(x) ? "-" : x < 1 ? x.toFixed(3) : x.toFixed(2));
+const mm = ([mean, max]) => `${mean.toFixed(2)} / ${max}`;
+const landing = ([landed, total]) => (total === 0 ? "-" : `${landed} of ${total}`);
+const [l1, l5, l15] = os.loadavg();
 console.log(
-  "| case | median ms | min ms | Kafka ms | Kafka / ours | JSON text median ms | I/O floor ms | assign / floor |",
+  `node ${process.version}, ${new Date().toISOString()}, load average ${l1.toFixed(2)} ${l5.toFixed(2)} ${l15.toFixed(2)}`,
 );
-console.log("|---|---|---|---|---|---|---|---|");
+console.log(
+  "| case | median ms | min ms | Kafka ms | Kafka / ours | JS in | wasm I/O | assignment | JS out | spread (Kafka) | standby spread (Kafka) | moved / minimum | fan-out mean (Kafka) | warm landing (Kafka) | unfilled |",
+);
+console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const base of grid()) {
-  // highly_available always runs with reported offsets; for reassignments sticky runs
-  // on that same input too ("/offsets"), the fair comparison for "within 3x of sticky".
   const runs = [["sticky", base]];
-  if (base.kind === "reassignment") runs.push(["sticky", { ...base, offsets: true }]);
+  if (base.kind !== "initial") runs.push(["sticky", { ...base, offsets: true }]);
   runs.push(["highly_available", { ...base, offsets: true }]);
   for (const [assignor, c] of runs) {
     const name = label(assignor, c);
-    if (FILTER && !name.includes(FILTER)) continue;
+    if (FILTER && !(FILTER.endsWith("$") ? name === FILTER.slice(0, -1) : name.includes(FILTER))) continue;
     const { spec, config } = group(assignor, c);
-    const t = time(() => assign(assignor, spec, config));
-    const specText = JSON.stringify(spec);
-    const configText = JSON.stringify(config);
-    const text = time(() => assign(assignor, specText, configText));
-    const floor = new AssignIoFloor(assignor, spec, config);
-    const fl = time(() => floor.run(spec));
-    floor.free();
-    const kafka = kafkaMs(c);
+    const result = assign(assignor, spec, config);
+    const q = assignmentQuality(spec, result, config);
+    const k = kafka(c);
+    let t = { median: NaN, min: NaN };
+    let s = { jsIn: NaN, jsOut: NaN, wasmIo: NaN, floor: NaN };
+    if (!QUALITY_ONLY) {
+      t = time(() => assign(assignor, spec, config));
+      s = split(assignor, spec, config);
+    }
+    const withKafka = (ours, theirs) => (k ? `${ours} (${theirs})` : ours);
+    const fan = q.standbyFanOut;
+    const landed = q.orphanedStatefulToStandby;
     console.log(
-      `| ${name} | ${f(t.median)} | ${f(t.min)} | ${kafka ?? ""} | ${kafka ? (kafka / t.median).toFixed(1) + "x" : ""} | ${f(text.median)} | ${f(fl.median)} | ${(t.median / fl.median).toFixed(2)} |`,
+      [
+        "",
+        name,
+        f(t.median),
+        f(t.min),
+        k ? k.ms : "",
+        k && !QUALITY_ONLY ? `${(k.ms / t.median).toFixed(1)}x` : "",
+        f(s.jsIn),
+        f(s.wasmIo),
+        f(Math.max(0, t.min - s.floor)),
+        f(s.jsOut),
+        withKafka(mm([q.subtopologySpread.mean, q.subtopologySpread.max]), k ? mm(k.spread) : ""),
+        withKafka(mm([q.standbySubtopologySpread.mean, q.standbySubtopologySpread.max]), k ? mm(k.standbySpread) : ""),
+        `${q.activeTasksMoved} / ${q.activeTasksMovedMinimum}`,
+        withKafka(fan.mean.toFixed(1), k ? k.fan.toFixed(1) : ""),
+        withKafka(landing([landed.landed, landed.total]), k ? landing(k.landed) : ""),
+        q.standbysUnfilled,
+        "",
+      ].join(" | ").trim(),
     );
   }
 }

@@ -1,13 +1,24 @@
-//! Assignor benchmarks over the grid of `shared/bench/INPUTS.md` (Kafka's
-//! `StreamsStickyAssignorBenchmark` inputs), so the figures compare with Kafka's.
+//! Assignor benchmarks over the cases of `shared/bench/INPUTS.md` (Kafka's
+//! `StreamsStickyAssignorBenchmark` inputs and the scenarios of issue 11), so the
+//! figures compare with Kafka's, on equal output quality.
 //!
-//! - `cargo bench --bench assignors` runs criterion over Kafka's table cases.
-//! - `cargo bench --bench assignors -- --summary [--full] [--filter TEXT]` prints the
-//!   Markdown table of BENCHMARKS.md: median and minimum per case, bytes allocated and
-//!   peak live bytes of one assignment (a counting global allocator), and the ratio of
-//!   `assign_json` (decode + assign + encode) to the I/O floor (decode + encode of the
-//!   same result, no assignment) measured in the same run. `--full` runs the whole
-//!   grid (K = 1 and 50, 10 000 members with 1 000 tasks...), not only Kafka's cases.
+//! Cases: M members x T tasks, standby 0 or 1, K members per process, and one of
+//! `initial` (all M members, nothing owned), `leave` (the initial assignment of M
+//! members, then `member-(M/2)` leaves), `join` (the initial assignment of M - 1
+//! members, then `newMember` joins), `replace` (the initial assignment of M members,
+//! then every member j with j % 10 == 3 is replaced by a fresh one, `fresh-j`). The
+//! first assignment is made outside the timing by the same assignor.
+//!
+//! - `cargo bench --bench assignors` runs criterion over the default grid.
+//! - `cargo bench --bench assignors -- --summary [--grid] [--filter TEXT] [--quality]`
+//!   prints the Markdown table of BENCHMARKS.md: per case median and minimum time,
+//!   bytes allocated and peak live bytes of one assignment (a counting global
+//!   allocator), and the quality figures of our output (`quality_with_config`) next
+//!   to Kafka's published time and Kafka's quality on the same case. Without `--grid`
+//!   the grid of issue 11 (100 x 1k, 1 000 x 10k, 1 000 x 100k, 10 000 x 100k, K = 1);
+//!   with it every size of INPUTS.md and K = 50 too (`--full` is the same).
+//!   `--quality` skips the timing (quality figures only, fast); `--once` runs each
+//!   case's assignment once, nothing else (for callgrind, see `measured`).
 
 #[cfg(target_arch = "wasm32")]
 fn main() {}
@@ -20,16 +31,16 @@ fn main() {
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
     use criterion::Criterion;
-    use serde_json::{json, Value};
     use std::alloc::{GlobalAlloc, Layout, System};
     use std::hint::black_box;
     use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
     use std::time::{Duration, Instant};
-    use streams_rebalance::assignor::json::{assign_json, io_floor_json};
+    use streams_rebalance::assignor::quality::{quality_with_config, Quality};
     use streams_rebalance::assignor::{
         by_name, AssignmentConfig, GroupAssignment, GroupSpec, MemberSpec, SubtopologySpec,
+        TaskAssignor,
     };
-    use streams_rebalance::task::{TaskId, TaskSet};
+    use streams_rebalance::task::TaskId;
 
     /// Counts bytes allocated and the peak of live bytes.
     struct Counting;
@@ -73,7 +84,22 @@ mod native {
     #[derive(Clone, Copy, Debug, PartialEq)]
     pub enum Kind {
         Initial,
-        Reassignment,
+        Leave,
+        Join,
+        Replace,
+    }
+
+    impl Kind {
+        const ALL: [Kind; 4] = [Kind::Initial, Kind::Leave, Kind::Join, Kind::Replace];
+
+        fn name(self) -> &'static str {
+            match self {
+                Kind::Initial => "initial",
+                Kind::Leave => "leave",
+                Kind::Join => "join",
+                Kind::Replace => "replace",
+            }
+        }
     }
 
     #[derive(Clone, Copy, Debug)]
@@ -88,50 +114,297 @@ mod native {
         pub offsets: bool,
     }
 
+    /// Kafka's `StickyTaskAssignor` on the same case (K = 1, no offsets): its median
+    /// time (INPUTS.md, Java 17, JIT warm, this machine kind) and the quality figures
+    /// of its output computed by our `quality_with_config` (BENCHMARKS.md says how the
+    /// outputs were obtained): per-subtopology spread of actives and of standbys
+    /// (mean, max), standby fan-out mean, and the stateful tasks of members that left
+    /// landing on a warm standby (landed, total).
+    #[derive(Clone, Copy)]
+    struct Kafka {
+        ms: f64,
+        spread: (f64, u32),
+        standby_spread: (f64, u32),
+        fan_out: f64,
+        landed: (usize, usize),
+    }
+
     impl Case {
         fn tasks(&self) -> usize {
             self.subtopologies * self.partitions as usize
         }
 
-        fn label(&self, assignor: &str) -> String {
+        pub fn label(&self, assignor: &str) -> String {
             format!(
                 "{assignor}/M{}/T{}/sb{}/K{}/{}{}",
                 self.members,
                 self.tasks(),
                 self.standby,
                 self.per_process,
-                match self.kind {
-                    Kind::Initial => "initial",
-                    Kind::Reassignment => "reassignment",
-                },
+                self.kind.name(),
                 if self.offsets { "/offsets" } else { "" }
             )
         }
 
-        /// Kafka's median on this machine kind (INPUTS.md), for K = 1 without offsets.
-        fn kafka_ms(&self) -> Option<f64> {
+        fn kafka(&self) -> Option<Kafka> {
             if self.per_process != 1 || self.offsets {
                 return None;
             }
-            let table = [
-                (100, 1_000, 0, 0.40, 0.24),
-                (100, 1_000, 1, 0.65, 0.46),
-                (1_000, 10_000, 0, 5.7, 6.2),
-                (1_000, 10_000, 1, 11.1, 10.4),
-                (1_000, 100_000, 0, 102.0, 171.0),
-                (1_000, 100_000, 1, 185.0, 358.0),
-                (10_000, 100_000, 0, 211.0, 103.0),
-                (10_000, 100_000, 1, 299.0, 300.0),
-            ];
-            table
+            KAFKA
                 .iter()
-                .find(|r| r.0 == self.members && r.1 == self.tasks() && r.2 == self.standby)
-                .map(|r| match self.kind {
-                    Kind::Initial => r.3,
-                    Kind::Reassignment => r.4,
+                .find(|r| {
+                    r.0 == self.members
+                        && r.1 == self.tasks()
+                        && r.2 == self.standby
+                        && r.3 == self.kind.name()
                 })
+                .map(|r| r.4)
         }
     }
+
+    const fn k(
+        ms: f64,
+        spread: (f64, u32),
+        standby_spread: (f64, u32),
+        fan_out: f64,
+        landed: (usize, usize),
+    ) -> Kafka {
+        Kafka {
+            ms,
+            spread,
+            standby_spread,
+            fan_out,
+            landed,
+        }
+    }
+
+    /// (members, tasks, standby, kind, Kafka's figures).
+    const KAFKA: &[(usize, usize, u32, &str, Kafka)] = &[
+        (
+            100,
+            1000,
+            0,
+            "initial",
+            k(0.42, (0.00, 0), (0.00, 0), 0.0, (0, 0)),
+        ),
+        (
+            100,
+            1000,
+            0,
+            "leave",
+            k(0.3, (1.00, 1), (0.00, 0), 0.0, (0, 5)),
+        ),
+        (
+            100,
+            1000,
+            0,
+            "join",
+            k(0.25, (2.50, 7), (0.00, 0), 0.0, (0, 0)),
+        ),
+        (
+            100,
+            1000,
+            0,
+            "replace",
+            k(0.3, (0.00, 0), (0.00, 0), 0.0, (0, 50)),
+        ),
+        (
+            100,
+            1000,
+            1,
+            "initial",
+            k(0.82, (0.00, 0), (0.00, 0), 4.8, (0, 0)),
+        ),
+        (
+            100,
+            1000,
+            1,
+            "leave",
+            k(0.54, (1.00, 1), (2.00, 2), 4.8, (5, 5)),
+        ),
+        (
+            100,
+            1000,
+            1,
+            "join",
+            k(0.49, (2.50, 7), (2.20, 3), 4.8, (0, 0)),
+        ),
+        (
+            100,
+            1000,
+            1,
+            "replace",
+            k(0.66, (0.00, 0), (0.00, 0), 4.8, (0, 50)),
+        ),
+        (
+            1000,
+            10000,
+            0,
+            "initial",
+            k(4.7, (1.00, 1), (0.00, 0), 0.0, (0, 0)),
+        ),
+        (
+            1000,
+            10000,
+            0,
+            "leave",
+            k(5.4, (1.00, 1), (0.00, 0), 0.0, (0, 4)),
+        ),
+        (
+            1000,
+            10000,
+            0,
+            "join",
+            k(5.9, (1.15, 7), (0.00, 0), 0.0, (0, 0)),
+        ),
+        (
+            1000,
+            10000,
+            0,
+            "replace",
+            k(4.2, (1.00, 1), (0.00, 0), 0.0, (0, 504)),
+        ),
+        (
+            1000,
+            10000,
+            1,
+            "initial",
+            k(9.6, (1.00, 1), (1.00, 1), 5.0, (0, 0)),
+        ),
+        (
+            1000,
+            10000,
+            1,
+            "leave",
+            k(12.0, (1.01, 2), (1.02, 2), 5.0, (4, 4)),
+        ),
+        (
+            1000,
+            10000,
+            1,
+            "join",
+            k(14.0, (1.15, 7), (1.10, 2), 4.9, (0, 0)),
+        ),
+        (
+            1000,
+            10000,
+            1,
+            "replace",
+            k(10.0, (1.00, 1), (1.00, 1), 5.0, (0, 504)),
+        ),
+        (
+            1000,
+            100000,
+            0,
+            "initial",
+            k(82.0, (0.00, 0), (0.00, 0), 0.0, (0, 0)),
+        ),
+        (
+            1000,
+            100000,
+            0,
+            "leave",
+            k(117.0, (1.00, 1), (0.00, 0), 0.0, (0, 50)),
+        ),
+        (
+            1000,
+            100000,
+            0,
+            "join",
+            k(126.0, (2.29, 21), (0.00, 0), 0.0, (0, 0)),
+        ),
+        (
+            1000,
+            100000,
+            0,
+            "replace",
+            k(133.0, (0.00, 0), (0.00, 0), 0.0, (0, 5000)),
+        ),
+        (
+            1000,
+            100000,
+            1,
+            "initial",
+            k(168.0, (0.00, 0), (0.00, 0), 44.4, (0, 0)),
+        ),
+        (
+            1000,
+            100000,
+            1,
+            "leave",
+            k(240.0, (1.00, 1), (1.92, 2), 44.4, (46, 50)),
+        ),
+        (
+            1000,
+            100000,
+            1,
+            "join",
+            k(251.0, (2.29, 21), (2.10, 4), 45.3, (0, 0)),
+        ),
+        (
+            1000,
+            100000,
+            1,
+            "replace",
+            k(232.0, (0.00, 0), (0.00, 0), 45.1, (0, 5000)),
+        ),
+        (
+            10000,
+            100000,
+            0,
+            "initial",
+            k(99.0, (1.00, 1), (0.00, 0), 0.0, (0, 0)),
+        ),
+        (
+            10000,
+            100000,
+            0,
+            "leave",
+            k(129.0, (1.00, 1), (0.00, 0), 0.0, (0, 5)),
+        ),
+        (
+            10000,
+            100000,
+            0,
+            "join",
+            k(104.0, (1.16, 8), (0.00, 0), 0.0, (0, 0)),
+        ),
+        (
+            10000,
+            100000,
+            0,
+            "replace",
+            k(137.0, (1.00, 1), (0.00, 0), 0.0, (0, 4999)),
+        ),
+        (
+            10000,
+            100000,
+            1,
+            "initial",
+            k(223.0, (1.00, 1), (1.00, 1), 5.0, (0, 0)),
+        ),
+        (
+            10000,
+            100000,
+            1,
+            "leave",
+            k(283.0, (1.00, 1), (1.00, 1), 5.0, (5, 5)),
+        ),
+        (
+            10000,
+            100000,
+            1,
+            "join",
+            k(453.0, (1.16, 8), (1.12, 3), 5.0, (0, 0)),
+        ),
+        (
+            10000,
+            100000,
+            1,
+            "replace",
+            k(427.0, (1.00, 1), (1.00, 1), 5.0, (0, 4999)),
+        ),
+    ];
 
     fn subtopologies(case: &Case) -> Vec<SubtopologySpec> {
         let mut subs: Vec<SubtopologySpec> = (0..case.subtopologies)
@@ -145,53 +418,74 @@ mod native {
         subs
     }
 
-    fn member(i: usize, per_process: usize) -> MemberSpec {
+    fn member(id: String, process: String) -> MemberSpec {
         MemberSpec {
-            member_id: format!("member-{i}"),
-            process_id: format!("process-{}", i / per_process),
+            member_id: id,
+            process_id: process,
             ..Default::default()
         }
     }
 
     const END_OFFSET: i64 = 1_000_000;
 
-    /// The group of one case (INPUTS.md); for a reassignment, the initial assignment of
-    /// the M - 1 others is computed here, outside any timing.
+    fn sorted(mut spec: GroupSpec) -> GroupSpec {
+        spec.members.sort_by(|a, b| a.member_id.cmp(&b.member_id));
+        spec
+    }
+
+    /// The group of one case; for a reassignment, the first assignment (by the same
+    /// assignor) is computed here, outside any timing.
     pub fn group(assignor: &str, case: &Case) -> (GroupSpec, AssignmentConfig) {
         let config = AssignmentConfig {
             num_standby_replicas: case.standby,
             ..Default::default()
         };
-        let subtopologies = subtopologies(case);
-        let n = match case.kind {
-            Kind::Initial => case.members,
-            Kind::Reassignment => case.members - 1,
-        };
-        let mut members: Vec<MemberSpec> = (0..n).map(|i| member(i, case.per_process)).collect();
-        members.sort_by(|a, b| a.member_id.cmp(&b.member_id));
-        let mut spec = GroupSpec {
-            subtopologies,
+        let m = case.members;
+        let first_members = if case.kind == Kind::Join { m - 1 } else { m };
+        let k = case.per_process;
+        let members: Vec<MemberSpec> = (0..first_members)
+            .map(|i| member(format!("member-{i}"), format!("process-{}", i / k)))
+            .collect();
+        let mut spec = sorted(GroupSpec {
+            subtopologies: subtopologies(case),
             members,
             topology_epoch: 0,
-        };
-        if case.kind == Kind::Reassignment {
-            let first = by_name(assignor).expect("assignor").assign(&spec, &config);
-            for m in &mut spec.members {
-                let a = &first.members[&m.member_id];
-                m.active = a.active.clone();
-                m.standby = a.standby.clone();
-            }
-            if case.offsets {
-                report_offsets(&mut spec);
-            }
-            spec.members.push(MemberSpec {
-                member_id: "newMember".into(),
-                process_id: "process-newMember".into(),
-                ..Default::default()
-            });
-            spec.members.sort_by(|a, b| a.member_id.cmp(&b.member_id));
+        });
+        if case.kind == Kind::Initial {
+            return (spec, config);
         }
-        (spec, config)
+        let first = by_name(assignor).expect("assignor").assign(&spec, &config);
+        for m in &mut spec.members {
+            let a = &first.members[&m.member_id];
+            m.active = a.active.clone();
+            m.standby = a.standby.clone();
+            m.warmup = a.warmup.clone();
+        }
+        if case.offsets {
+            report_offsets(&mut spec);
+        }
+        let number = |id: &str| {
+            id.strip_prefix("member-")
+                .and_then(|n| n.parse::<usize>().ok())
+        };
+        match case.kind {
+            Kind::Initial => {}
+            Kind::Leave => {
+                let gone = format!("member-{}", m / 2);
+                spec.members.retain(|x| x.member_id != gone);
+            }
+            Kind::Join => spec
+                .members
+                .push(member("newMember".into(), "process-newMember".into())),
+            Kind::Replace => {
+                for x in &mut spec.members {
+                    if let Some(j) = number(&x.member_id).filter(|j| j % 10 == 3) {
+                        *x = member(format!("fresh-{j}"), format!("process-fresh-{j}"));
+                    }
+                }
+            }
+        }
+        (sorted(spec), config)
     }
 
     /// Each member reports an offset for every stateful task it owns (actives caught
@@ -233,55 +527,6 @@ mod native {
         }
     }
 
-    fn tasks_json(set: &TaskSet) -> Value {
-        Value::Array(
-            set.subtopologies()
-                .map(|(s, ps)| json!({"subtopologyId": s, "partitions": ps}))
-                .collect(),
-        )
-    }
-
-    fn offsets_json(map: &std::collections::BTreeMap<TaskId, i64>) -> Value {
-        Value::Array(
-            map.iter()
-                .map(|(t, o)| {
-                    json!({"subtopologyId": t.subtopology, "partition": t.partition, "offset": o})
-                })
-                .collect(),
-        )
-    }
-
-    /// The group spec as `assign()` takes it (API.md).
-    pub fn spec_json(spec: &GroupSpec) -> String {
-        let subs: Vec<Value> = spec
-            .subtopologies
-            .iter()
-            .map(|s| json!({"subtopologyId": s.id, "numPartitions": s.num_tasks, "stateful": s.stateful}))
-            .collect();
-        let members: Vec<Value> = spec
-            .members
-            .iter()
-            .map(|m| {
-                let mut v = json!({"memberId": m.member_id, "processId": m.process_id});
-                if !m.active.is_empty() || !m.standby.is_empty() {
-                    v["activeTasks"] = tasks_json(&m.active);
-                    v["standbyTasks"] = tasks_json(&m.standby);
-                }
-                if !m.task_offsets.is_empty() {
-                    v["taskOffsets"] = offsets_json(&m.task_offsets);
-                    v["taskEndOffsets"] = offsets_json(&m.task_end_offsets);
-                }
-                v
-            })
-            .collect();
-        json!({"subtopologies": subs, "members": members, "groupTopologyEpoch": spec.topology_epoch})
-            .to_string()
-    }
-
-    fn config_json(c: &AssignmentConfig) -> String {
-        json!({"numStandbyReplicas": c.num_standby_replicas}).to_string()
-    }
-
     pub fn grid(full: bool) -> Vec<Case> {
         let mut out = Vec::new();
         let sizes: &[(usize, usize, u32)] = if full {
@@ -308,7 +553,7 @@ mod native {
         for &(members, subtopologies, partitions) in sizes {
             for &per_process in ks {
                 for standby in [0, 1] {
-                    for kind in [Kind::Initial, Kind::Reassignment] {
+                    for kind in Kind::ALL {
                         out.push(Case {
                             members,
                             subtopologies,
@@ -321,6 +566,25 @@ mod native {
                     }
                 }
             }
+        }
+        out
+    }
+
+    /// The rows of a grid: sticky on every case; for reassignments sticky also with
+    /// reported offsets (the input highly_available gets), and highly_available with
+    /// offsets.
+    fn rows(full: bool) -> Vec<(&'static str, Case)> {
+        let mut out = Vec::new();
+        for case in grid(full) {
+            out.push(("sticky", case));
+            let offsets = Case {
+                offsets: true,
+                ..case
+            };
+            if case.kind != Kind::Initial {
+                out.push(("sticky", offsets));
+            }
+            out.push(("highly_available", offsets));
         }
         out
     }
@@ -345,17 +609,25 @@ mod native {
     }
 
     struct Row {
-        label: String,
         median: f64,
         min: f64,
-        kafka: Option<f64>,
         allocated_mb: f64,
         peak_mb: f64,
-        json_median: f64,
-        floor_median: f64,
+        q: Quality,
     }
 
-    fn measure(assignor: &str, case: &Case) -> Row {
+    /// One assignment, the one counted (`--once` under callgrind:
+    /// `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*measured*'`).
+    #[inline(never)]
+    fn measured(
+        a: &dyn TaskAssignor,
+        spec: &GroupSpec,
+        config: &AssignmentConfig,
+    ) -> GroupAssignment {
+        a.assign(spec, config)
+    }
+
+    fn measure(assignor: &str, case: &Case, timed: bool) -> Row {
         let (spec, config) = group(assignor, case);
         let a = by_name(assignor).expect("assignor");
         // Warm up once, then count the allocations of one assignment.
@@ -363,91 +635,112 @@ mod native {
         let live = LIVE.load(Relaxed);
         PEAK.store(live, Relaxed);
         let before = ALLOCATED.load(Relaxed);
-        let result: GroupAssignment = a.assign(&spec, &config);
+        let result: GroupAssignment = measured(a, &spec, &config);
         let allocated = ALLOCATED.load(Relaxed) - before;
         let peak = PEAK.load(Relaxed) - live;
-        let budget = Duration::from_millis(1500);
-        let (median, min) = time(budget, || a.assign(&spec, &config));
-        if std::env::var_os("ASSIGN_ONLY").is_some() {
-            // For profiling the assignment alone.
-            return Row {
-                label: case.label(assignor),
-                median,
-                min,
-                kafka: case.kafka_ms(),
-                allocated_mb: allocated as f64 / 1e6,
-                peak_mb: peak as f64 / 1e6,
-                json_median: 0.0,
-                floor_median: 1.0,
-            };
-        }
-        let text = spec_json(&spec);
-        let config_text = config_json(&config);
-        let (json_median, _) = time(budget, || {
-            assign_json(assignor, &text, Some(&config_text)).expect("assigns")
-        });
-        let (floor_median, _) = time(budget, || io_floor_json(&text, &result).expect("floor"));
+        let (median, min) = if timed {
+            time(Duration::from_millis(1500), || a.assign(&spec, &config))
+        } else {
+            (f64::NAN, f64::NAN)
+        };
+        let q = if std::env::args().any(|a| a == "--once") {
+            quality_with_config(&GroupSpec::default(), &GroupAssignment::default(), None)
+        } else {
+            quality_with_config(&spec, &result, Some(&config))
+        };
         Row {
-            label: case.label(assignor),
             median,
             min,
-            kafka: case.kafka_ms(),
             allocated_mb: allocated as f64 / 1e6,
             peak_mb: peak as f64 / 1e6,
-            json_median,
-            floor_median,
+            q,
         }
     }
 
-    fn summary(full: bool, filter: Option<&str>) {
-        println!(
-            "| case | median ms | min ms | Kafka ms | Kafka / ours | allocated MB | peak MB | assign_json ms | I/O floor ms | json / floor |"
-        );
-        println!("|---|---|---|---|---|---|---|---|---|---|");
-        let mut cases: Vec<(&str, Case)> = Vec::new();
-        for case in grid(full) {
-            cases.push(("sticky", case));
-            // highly_available always runs with reported offsets; for reassignments
-            // sticky runs on that same input too, the fair comparison for "within 3x".
-            if case.kind == Kind::Reassignment {
-                cases.push((
-                    "sticky",
-                    Case {
-                        offsets: true,
-                        ..case
-                    },
-                ));
-            }
-            cases.push((
-                "highly_available",
-                Case {
-                    offsets: true,
-                    ..case
-                },
-            ));
+    fn ms(x: f64) -> String {
+        if x.is_nan() {
+            "-".into()
+        } else if x < 1.0 {
+            format!("{x:.3}")
+        } else {
+            format!("{x:.2}")
         }
-        for (assignor, case) in cases {
-            if filter.is_some_and(|f| !case.label(assignor).contains(f)) {
+    }
+
+    fn summary(full: bool, filter: Option<&str>, timed: bool) {
+        println!(
+            "| case | median ms | min ms | Kafka ms | Kafka / ours | MB allocated | peak MB \
+             | spread (Kafka) | above even | standby spread (Kafka) | moved / minimum \
+             | fan-out min / mean / max (Kafka mean) | warm landing (Kafka) \
+             | unfilled / on active process | active / total balance |"
+        );
+        println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        for (assignor, case) in rows(full) {
+            let label = case.label(assignor);
+            if !selected(filter, &label) {
                 continue;
             }
-            let r = measure(assignor, &case);
-            let kafka = r.kafka.map_or("".into(), |k| format!("{k}"));
-            let speedup = r
-                .kafka
-                .map_or("".into(), |k| format!("{:.1}x", k / r.median));
+            let r = measure(assignor, &case, timed);
+            let q = &r.q;
+            let kafka = case.kafka();
+            let or_kafka = |f: &dyn Fn(&Kafka) -> String| {
+                kafka.map_or(String::new(), |k| format!(" ({})", f(&k)))
+            };
+            let mean_max = |(mean, max): (f64, u32)| format!("{mean:.2} / {max}");
+            let landing = |(landed, total): (usize, usize)| {
+                if total == 0 {
+                    "-".to_owned()
+                } else {
+                    format!("{landed} of {total}")
+                }
+            };
+            let ratio = kafka
+                .filter(|_| timed)
+                .map_or(String::new(), |k| format!("{:.1}x", k.ms / r.median));
+            let fan = &q.standby_fan_out;
+            let landed = q.orphaned_stateful_to_standby;
             println!(
-                "| {} | {:.3} | {:.3} | {} | {} | {:.1} | {:.1} | {:.3} | {:.3} | {:.2} |",
-                r.label,
-                r.median,
-                r.min,
-                kafka,
-                speedup,
+                "| {label} | {} | {} | {} | {ratio} | {:.1} | {:.1} | {}{} | {} | {}{} | {} / {} | {} / {:.1} / {}{} | {}{} | {} / {} | {} / {} |",
+                ms(r.median),
+                ms(r.min),
+                kafka.map_or(String::new(), |k| format!("{}", k.ms)),
                 r.allocated_mb,
                 r.peak_mb,
-                r.json_median,
-                r.floor_median,
-                r.json_median / r.floor_median
+                mean_max((q.subtopology_spread.mean, q.subtopology_spread.max)),
+                or_kafka(&|k| mean_max(k.spread)),
+                mean_max((
+                    q.subtopology_spread_above_even.mean,
+                    q.subtopology_spread_above_even.max
+                )),
+                mean_max((
+                    q.standby_subtopology_spread.mean,
+                    q.standby_subtopology_spread.max
+                )),
+                or_kafka(&|k| mean_max(k.standby_spread)),
+                q.active_tasks_moved,
+                q.active_tasks_moved_minimum,
+                fan.min,
+                fan.mean,
+                fan.max,
+                or_kafka(&|k| format!("{:.1}", k.fan_out)),
+                landing((landed.landed, landed.total)),
+                or_kafka(&|k| landing(k.landed)),
+                q.standbys_unfilled.unwrap_or(0),
+                q.standbys_on_active_process,
+                q.active_balance.spread,
+                q.total_balance.spread,
             );
+        }
+    }
+
+    /// `--filter TEXT`: labels containing TEXT; `TEXT$`: the label TEXT only.
+    fn selected(filter: Option<&str>, label: &str) -> bool {
+        match filter {
+            None => true,
+            Some(f) => match f.strip_suffix('$') {
+                Some(exact) => label == exact,
+                None => label.contains(f),
+            },
         }
     }
 
@@ -457,47 +750,29 @@ mod native {
             .warm_up_time(Duration::from_millis(500))
             .measurement_time(Duration::from_secs(2))
             .configure_from_args();
-        for case in grid(false) {
-            for (assignor, case) in [
-                ("sticky", case),
-                (
-                    "highly_available",
-                    Case {
-                        offsets: true,
-                        ..case
-                    },
-                ),
-            ] {
-                let label = case.label(assignor);
-                if filter.is_some_and(|f| !label.contains(f)) {
-                    continue;
-                }
-                let (spec, config) = group(assignor, &case);
-                let a = by_name(assignor).expect("assignor");
-                c.bench_function(&label, |b| b.iter(|| a.assign(&spec, &config)));
-                let text = spec_json(&spec);
-                let config_text = config_json(&config);
-                c.bench_function(&format!("{label}/json"), |b| {
-                    b.iter(|| assign_json(assignor, &text, Some(&config_text)))
-                });
-                let result = a.assign(&spec, &config);
-                c.bench_function(&format!("{label}/io-floor"), |b| {
-                    b.iter(|| io_floor_json(&text, &result))
-                });
+        for (assignor, case) in rows(false) {
+            let label = case.label(assignor);
+            if !selected(filter, &label) {
+                continue;
             }
+            let (spec, config) = group(assignor, &case);
+            let a = by_name(assignor).expect("assignor");
+            c.bench_function(&label, |b| b.iter(|| a.assign(&spec, &config)));
         }
         c.final_summary();
     }
 
     pub fn main() {
         let args: Vec<String> = std::env::args().collect();
+        let has = |flag: &str| args.iter().any(|a| a == flag);
         let filter = args
             .iter()
             .position(|a| a == "--filter")
             .and_then(|i| args.get(i + 1))
             .map(String::as_str);
-        if args.iter().any(|a| a == "--summary") {
-            summary(args.iter().any(|a| a == "--full"), filter);
+        if has("--summary") || has("--quality") || has("--once") {
+            let timed = !has("--quality") && !has("--once");
+            summary(has("--grid") || has("--full"), filter, timed);
         } else {
             criterion_runs(filter);
         }

@@ -7,6 +7,7 @@
 use streams_rebalance::assignor::json::{
     AssignmentJsonIn, GroupSpecJson, MemberAssignmentJsonIn, MemberJson, SubtopologyJson,
 };
+use streams_rebalance::assignor::quality::{Landed, MeanMax, MinMeanMax, Quality, Spread};
 use streams_rebalance::cluster::{
     Acl, CreatableTopic, CreatePartitionsTopic, Operation, ResourceType, TopicResult,
 };
@@ -34,6 +35,11 @@ fn main() {
         ($($t:ty),* $(,)?) => { $( out.push_str(&decl::<$t>(&cfg)); )* };
     }
     decls!(
+        Spread<u32>,
+        MeanMax,
+        MinMeanMax,
+        Landed,
+        Quality,
         KeyValue,
         Endpoint,
         TaskIds,

@@ -25,23 +25,79 @@ impl std::fmt::Display for TaskId {
 }
 
 /// A set of tasks grouped by subtopology, iterated in sorted order (ties break on
-/// sorted ids everywhere). Never holds an empty per-subtopology list. Partitions are
-/// kept as sorted vectors and subtopology ids are shared (`Arc<str>`): the assignors
-/// build one set per member and role, so this keeps their output cheap to make.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Hash, PartialOrd, Ord)]
-pub struct TaskSet(Vec<(Arc<str>, Vec<i32>)>);
+/// sorted ids everywhere). Never holds an empty per-subtopology list. The partitions
+/// of all subtopologies lie in one sorted-per-run vector and subtopology ids are
+/// shared (`Arc<str>`): the assignors build one set per member and role, each member
+/// holding a few tasks of many subtopologies, so a set costs two allocations however
+/// many subtopologies it spans.
+#[derive(Clone, PartialEq, Eq, Default, Hash)]
+pub struct TaskSet {
+    /// Per subtopology (strictly increasing ids): its id and where its partitions
+    /// end in `partitions` (each run non-empty).
+    runs: Vec<(Arc<str>, u32)>,
+    /// Each run's partitions, strictly increasing within the run.
+    partitions: Vec<i32>,
+}
+
+impl std::fmt::Debug for TaskSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.subtopologies()).finish()
+    }
+}
+
+/// Lexicographic over (subtopology, partitions) runs.
+impl Ord for TaskSet {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.subtopologies().cmp(other.subtopologies())
+    }
+}
+
+impl PartialOrd for TaskSet {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
 
 impl TaskSet {
     pub fn new() -> Self {
-        TaskSet(Vec::new())
+        TaskSet::default()
     }
 
     fn find(&self, subtopology: &str) -> Result<usize, usize> {
-        self.0.binary_search_by(|(s, _)| (**s).cmp(subtopology))
+        self.runs.binary_search_by(|(s, _)| (**s).cmp(subtopology))
     }
 
-    fn get(&self, subtopology: &str) -> Option<&Vec<i32>> {
-        self.find(subtopology).ok().map(|i| &self.0[i].1)
+    /// Where run `i`'s partitions start and end.
+    fn bounds(&self, i: usize) -> (usize, usize) {
+        let start = if i == 0 {
+            0
+        } else {
+            self.runs[i - 1].1 as usize
+        };
+        (start, self.runs[i].1 as usize)
+    }
+
+    fn run(&self, i: usize) -> &[i32] {
+        let (lo, hi) = self.bounds(i);
+        &self.partitions[lo..hi]
+    }
+
+    fn get(&self, subtopology: &str) -> Option<&[i32]> {
+        self.find(subtopology).ok().map(|i| self.run(i))
+    }
+
+    /// From runs in the invariant order (ids strictly increasing, partitions strictly
+    /// increasing, none empty).
+    fn from_runs<'r>(runs: impl Iterator<Item = (Arc<str>, &'r [i32])>, size: usize) -> Self {
+        let mut set = TaskSet {
+            runs: Vec::new(),
+            partitions: Vec::with_capacity(size),
+        };
+        for (s, ps) in runs {
+            set.partitions.extend_from_slice(ps);
+            set.runs.push((s, set.partitions.len() as u32));
+        }
+        set
     }
 
     /// Sorts and merges raw (subtopology, partitions) entries into the invariant form.
@@ -64,7 +120,11 @@ impl TaskSet {
                 ps.dedup();
             }
         }
-        TaskSet(entries)
+        let size = entries.iter().map(|(_, ps)| ps.len()).sum();
+        Self::from_runs(
+            entries.iter().map(|(s, ps)| (s.clone(), ps.as_slice())),
+            size,
+        )
     }
 
     /// From the wire form; duplicates collapse.
@@ -78,11 +138,10 @@ impl TaskSet {
 
     /// The wire form: subtopologies sorted, partitions sorted.
     pub fn to_task_ids(&self) -> Vec<TaskIds> {
-        self.0
-            .iter()
+        self.subtopologies()
             .map(|(s, ps)| TaskIds {
                 subtopology_id: s.to_string(),
-                partitions: ps.clone(),
+                partitions: ps.to_vec(),
             })
             .collect()
     }
@@ -93,34 +152,48 @@ impl TaskSet {
         Self::normalized(runs)
     }
 
-    /// Runs already in the invariant form (subtopologies and each run's partitions
-    /// strictly increasing, no run empty), as the assignors build them: taken as they
+    /// Runs already in the invariant form (subtopologies strictly increasing, each
+    /// run's partitions strictly increasing and not empty), as the assignors build
+    /// them: `runs` are (id, end of its partitions in `partitions`). Taken as they
     /// are, without the checks of `from_sorted_runs`.
-    pub(crate) fn from_normalized_runs(runs: Vec<(Arc<str>, Vec<i32>)>) -> Self {
-        debug_assert!(runs.windows(2).all(|w| w[0].0 < w[1].0));
-        debug_assert!(runs
-            .iter()
-            .all(|(_, ps)| !ps.is_empty() && ps.windows(2).all(|w| w[0] < w[1])));
-        TaskSet(runs)
+    pub(crate) fn from_normalized_runs(runs: Vec<(Arc<str>, u32)>, partitions: Vec<i32>) -> Self {
+        let set = TaskSet { runs, partitions };
+        debug_assert!(set.runs.windows(2).all(|w| w[0].0 < w[1].0));
+        debug_assert!((0..set.runs.len()).all(|i| {
+            let ps = set.run(i);
+            !ps.is_empty() && ps.windows(2).all(|w| w[0] < w[1])
+        }));
+        debug_assert_eq!(
+            set.runs.last().map_or(0, |r| r.1 as usize),
+            set.partitions.len()
+        );
+        set
     }
 
     pub fn insert(&mut self, subtopology: &str, partition: i32) -> bool {
-        match self.find(subtopology) {
+        let (i, at) = match self.find(subtopology) {
             Ok(i) => {
-                let ps = &mut self.0[i].1;
-                match ps.binary_search(&partition) {
-                    Ok(_) => false,
-                    Err(j) => {
-                        ps.insert(j, partition);
-                        true
-                    }
+                let (lo, hi) = self.bounds(i);
+                match self.partitions[lo..hi].binary_search(&partition) {
+                    Ok(_) => return false,
+                    Err(j) => (i, lo + j),
                 }
             }
             Err(i) => {
-                self.0.insert(i, (Arc::from(subtopology), vec![partition]));
-                true
+                let at = if i == 0 {
+                    0
+                } else {
+                    self.runs[i - 1].1 as usize
+                };
+                self.runs.insert(i, (Arc::from(subtopology), at as u32));
+                (i, at)
             }
+        };
+        self.partitions.insert(at, partition);
+        for run in &mut self.runs[i..] {
+            run.1 += 1;
         }
+        true
     }
 
     pub fn insert_task(&mut self, t: &TaskId) -> bool {
@@ -131,18 +204,18 @@ impl TaskSet {
         let Ok(i) = self.find(subtopology) else {
             return false;
         };
-        let ps = &mut self.0[i].1;
-        let removed = match ps.binary_search(&partition) {
-            Ok(j) => {
-                ps.remove(j);
-                true
-            }
-            Err(_) => false,
+        let (lo, hi) = self.bounds(i);
+        let Ok(j) = self.partitions[lo..hi].binary_search(&partition) else {
+            return false;
         };
-        if ps.is_empty() {
-            self.0.remove(i);
+        self.partitions.remove(lo + j);
+        for run in &mut self.runs[i..] {
+            run.1 -= 1;
         }
-        removed
+        if hi - lo == 1 {
+            self.runs.remove(i);
+        }
+        true
     }
 
     pub fn contains(&self, subtopology: &str, partition: i32) -> bool {
@@ -155,18 +228,17 @@ impl TaskSet {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.runs.is_empty()
     }
 
     pub fn len(&self) -> usize {
-        self.0.iter().map(|(_, ps)| ps.len()).sum()
+        self.partitions.len()
     }
 
     /// (subtopology, partition) pairs in sorted order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, i32)> + '_ {
-        self.0
-            .iter()
-            .flat_map(|(s, ps)| ps.iter().map(move |p| (&**s, *p)))
+        self.subtopologies()
+            .flat_map(|(s, ps)| ps.iter().map(move |p| (s, *p)))
     }
 
     pub fn tasks(&self) -> impl Iterator<Item = TaskId> + '_ {
@@ -175,12 +247,18 @@ impl TaskSet {
 
     /// Each subtopology with its sorted partitions.
     pub fn subtopologies(&self) -> impl Iterator<Item = (&str, &[i32])> {
-        self.0.iter().map(|(s, ps)| (&**s, ps.as_slice()))
+        let mut start = 0usize;
+        self.runs.iter().map(move |(s, end)| {
+            let end = *end as usize;
+            let ps = &self.partitions[start..end];
+            start = end;
+            (&**s, ps)
+        })
     }
 
     /// The sorted partitions of one subtopology, if any.
     pub fn partitions(&self, subtopology: &str) -> Option<&[i32]> {
-        self.get(subtopology).map(Vec::as_slice)
+        self.get(subtopology)
     }
 
     pub fn union(&self, other: &TaskSet) -> TaskSet {
@@ -213,10 +291,28 @@ impl TaskSet {
 
     /// Keeps only tasks for which `keep` holds.
     pub fn retain(&mut self, mut keep: impl FnMut(&str, i32) -> bool) {
-        self.0.retain_mut(|(s, ps)| {
-            ps.retain(|p| keep(s, *p));
-            !ps.is_empty()
-        });
+        let mut kept = 0usize;
+        let mut start = 0usize;
+        let mut runs = 0usize;
+        for i in 0..self.runs.len() {
+            let end = self.runs[i].1 as usize;
+            let before = kept;
+            for j in start..end {
+                let p = self.partitions[j];
+                if keep(&self.runs[i].0, p) {
+                    self.partitions[kept] = p;
+                    kept += 1;
+                }
+            }
+            start = end;
+            if kept > before {
+                self.runs.swap(runs, i);
+                self.runs[runs].1 = kept as u32;
+                runs += 1;
+            }
+        }
+        self.runs.truncate(runs);
+        self.partitions.truncate(kept);
     }
 }
 

@@ -58,12 +58,20 @@ fn assign_gives_the_native_output_for_objects_and_json_text() {
             .expect("floor");
         let out = floor.run(js(&spec)).map_err(thrown).expect("runs");
         assert!(same(&out), "{}: floor differs", case["name"]);
-        let q = assignment_quality(js(&spec), js(&expected))
+        let q = assignment_quality(js(&spec), js(&expected), JsValue::UNDEFINED)
             .map_err(thrown)
             .expect("quality");
         let q: serde_json::Value = serde_json::from_str(&stringify(&q)).expect("JSON");
         assert_eq!(q["processDuplicates"], 0);
         assert_eq!(q["unassignedActiveTasks"], 0);
+        assert_eq!(q["standbysUnfilled"], serde_json::Value::Null);
+        // With the config, the standby slots wanted and not filled are counted.
+        let q = assignment_quality(js(&spec), js(&expected), js(&config))
+            .map_err(thrown)
+            .expect("quality");
+        let q: serde_json::Value = serde_json::from_str(&stringify(&q)).expect("JSON");
+        assert!(q["standbysUnfilled"].is_u64(), "{q}");
+        assert_eq!(q["standbysOnActiveProcess"], 0);
     }
 }
 

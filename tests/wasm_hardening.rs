@@ -250,7 +250,15 @@ fn unknown_assignors_and_bad_configs_throw() {
         JsValue::UNDEFINED
     )
     .is_err());
-    assert!(assignment_quality(spec.clone(), js(r#"{"members":{}}"#)).is_err());
+    assert!(assignment_quality(spec.clone(), js(r#"{"members":{}}"#), JsValue::UNDEFINED).is_err());
+    let fine = js(r#"{"subtopologies":[],"members":[]}"#);
+    let e = assignment_quality(
+        fine,
+        js(r#"{"members":{}}"#),
+        js(r#"{"numStandbyReplicas":-1}"#),
+    )
+    .unwrap_err();
+    assert!(thrown(e).contains("numStandbyReplicas"));
     assert!(warmup_caught_up(spec, JsValue::UNDEFINED).is_err());
     let e = check_settled(js(r#"{"groups":[{"groupId":"g"}]}"#)).unwrap_err();
     assert_eq!(

@@ -9,6 +9,7 @@ import { renderBoard, renderEpochs, renderEvents, renderMarkers, describeText, s
 import { encodeHash, decodeHash, markdownReport, LinkError } from "./share.js";
 import { RULES, ruleUrl, useModule } from "./rules.js";
 import { renderHealth, healthRules } from "./health.js";
+import { renderQuality } from "./quality.js";
 import { Timeline, MAX_FRAMES, scenarioSize } from "./frames.js";
 import { overviewModel, drawOverview, hitAt, describeRow } from "./overview.js";
 
@@ -279,11 +280,20 @@ function renderHealthNow(i, tl = app.tl) {
   if (tl.light) {
     const [before, now] = tl.coordinatorSnaps(i);
     renderHealth($("health"), app.wasm.checkInvariants, { coordinator: now }, before && { coordinator: before }, app.healthRules);
+    renderQualityNow(i, tl);
     return;
   }
   const f = tl.frame(i);
   const before = i > 0 ? tl.cachedSnap(i - 1) : null;
   renderHealth($("health"), app.wasm.checkInvariants, f.snap, before, app.healthRules);
+  renderQualityNow(i, tl);
+}
+
+/** The quality panel rates frame i's target against what was owned at frame i - 1. */
+function renderQualityNow(i, tl) {
+  const f = tl.frame(i);
+  const before = i > 0 ? tl.cachedSnap(i - 1) || tl.frame(i - 1).snap : null;
+  renderQuality($("quality"), app.wasm.assignmentQuality, f.snap, before);
 }
 
 function render(animate) {

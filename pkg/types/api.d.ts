@@ -189,36 +189,6 @@ export interface AssignmentConfig {
   [field: string]: unknown;
 }
 
-export interface Spread<T = number> {
-  min: T;
-  max: T;
-  spread: T;
-}
-
-/** How good an assignment is (see assignmentQuality). */
-export interface AssignmentQuality {
-  members: number;
-  eligibleMembers: number;
-  processes: number;
-  tasks: number;
-  statefulTasks: number;
-  unassignedActiveTasks: number;
-  duplicateActiveTasks: number;
-  unknownTasks: number;
-  activeBalance: Spread;
-  totalBalance: Spread;
-  processActiveBalance: Spread;
-  activeTasksMoved: number;
-  activeTasksNew: number;
-  standbyTasks: number;
-  tasksWithStandbys: number;
-  processDuplicates: number;
-  tasksWithDistinctTagValues: number | null;
-  warmupsInFlight: number;
-  staleMemberGains: number;
-  [figure: string]: unknown;
-}
-
 /**
  * Pure: the same input gives the same output, in every runtime. Throws on an unknown assignor.
  */
@@ -227,10 +197,14 @@ export declare function assign(
   groupSpec: GroupSpec | string,
   config?: AssignmentConfig | CoordinatorConfig | string | null,
 ): GroupAssignment;
-/** The quality figures of `result` as an assignment of `groupSpec`. */
+/**
+ * The quality figures of `result` as an assignment of `groupSpec` (with `config`, also
+ * `standbysUnfilled`).
+ */
 export declare function assignmentQuality(
   groupSpec: GroupSpec | string,
   result: GroupAssignment | string,
+  config?: AssignmentConfig | CoordinatorConfig | string | null,
 ): AssignmentQuality;
 /** True when a member's warm-up task has caught up (a new target would move the task to it). */
 export declare function warmupCaughtUp(

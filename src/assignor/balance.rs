@@ -67,6 +67,17 @@ impl Quota {
         self.fixed.get(m).copied().unwrap_or(false) || u64::from(count) < self.per
     }
 
+    /// How many more member `m`, holding `count`, may take while the quota stands:
+    /// everything for a fixed member, else up to the quota (which only shrinks when
+    /// members reach it, so a member stops at the quota it started under).
+    pub fn room(&self, m: usize, count: u32) -> u64 {
+        if self.fixed.get(m).copied().unwrap_or(false) {
+            u64::MAX
+        } else {
+            self.per.saturating_sub(u64::from(count))
+        }
+    }
+
     /// Records that member `m` now holds `count`.
     pub fn note(&mut self, m: usize, count: u32) {
         if self.fixed.get(m).copied().unwrap_or(true) {
@@ -120,6 +131,114 @@ impl PartialOrd for Load {
     }
 }
 
+/// Tasks that members may take: each eligible member's `need` brings it to the common
+/// level; `extras` more may go one each to members with `extra_ok` (at the level).
+pub(crate) struct Targets {
+    pub need: Vec<u32>,
+    pub extra_ok: Vec<bool>,
+    pub extras: u64,
+}
+
+impl Targets {
+    /// `fill_targets`, except that where every process has at most one eligible
+    /// member the one-above-level places stay open: any member at the level may take
+    /// one (member and process balance are then the same whichever members take them),
+    /// so the caller can choose them for a better spread.
+    pub fn new(
+        ix: &Index<'_>,
+        count: &[u32],
+        flavour: &[u32],
+        process_count: &[u32],
+        remaining: u64,
+    ) -> Self {
+        if !ix.one_eligible_per_process {
+            let need = fill_targets(ix, count, flavour, process_count, remaining);
+            return Targets {
+                extra_ok: vec![false; need.len()],
+                need,
+                extras: 0,
+            };
+        }
+        let Level {
+            need, level, extra, ..
+        } = level(ix, count, remaining);
+        let extra_ok = (0..need.len())
+            .map(|m| ix.eligible[m] && u64::from(count[m]) + u64::from(need[m]) == level)
+            .collect();
+        Targets {
+            need,
+            extra_ok,
+            extras: extra,
+        }
+    }
+
+    /// May member `m` take one more?
+    pub fn has_room(&self, m: usize) -> bool {
+        self.need[m] > 0 || (self.extra_ok[m] && self.extras > 0)
+    }
+
+    /// Member `m` takes one (it has room).
+    pub fn take(&mut self, m: usize) {
+        if self.need[m] > 0 {
+            self.need[m] -= 1;
+        } else if self.extra_ok[m] && self.extras > 0 {
+            self.extra_ok[m] = false;
+            self.extras -= 1;
+        }
+    }
+}
+
+struct Level {
+    need: Vec<u32>,
+    level: u64,
+    extra: u64,
+}
+
+/// Raises the eligible members with the fewest tasks to a common level with
+/// `remaining` tasks: `need` per member, and the `extra` tasks left over (fewer than
+/// the members at the level). The level is the highest `L` with
+/// `sum(max(0, L - count)) <= remaining`, found by bisection (no sort).
+fn level(ix: &Index<'_>, count: &[u32], remaining: u64) -> Level {
+    let n = ix.num_members();
+    let mut need = vec![0u32; n];
+    let counts: Vec<u64> = (0..n)
+        .filter(|&m| ix.eligible[m])
+        .map(|m| u64::from(count[m]))
+        .collect();
+    let Some(&low) = counts.iter().min() else {
+        return Level {
+            need,
+            level: 0,
+            extra: 0,
+        };
+    };
+    let members = counts.len() as u64;
+    let sum: u64 = counts.iter().sum();
+    let raise = |l: u64| -> u64 { counts.iter().map(|&c| l.saturating_sub(c)).sum() };
+    // raise(lo) <= remaining < raise(hi): raising everyone by remaining / members
+    // fits, and a level above the mean after the deal cannot.
+    let (mut lo, mut hi) = (low + remaining / members, (remaining + sum) / members + 1);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if raise(mid) <= remaining {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let mut given = 0u64;
+    for m in (0..n).filter(|&m| ix.eligible[m]) {
+        let add = lo.saturating_sub(u64::from(count[m]));
+        need[m] = add as u32;
+        given += add;
+    }
+    Level {
+        need,
+        level: lo,
+        extra: remaining - given,
+    }
+}
+
 /// How many of `remaining` tasks each eligible member should get so that counts end as
 /// level as possible: members are raised to a common level; the few one-above-level
 /// places go first to members with the fewest tasks of the flavour being placed
@@ -133,40 +252,11 @@ pub(crate) fn fill_targets(
     process_count: &[u32],
     remaining: u64,
 ) -> Vec<u32> {
-    let n = ix.num_members();
-    let mut need = vec![0u32; n];
-    let mut order: Vec<(u32, usize)> = (0..n)
-        .filter(|&m| ix.eligible[m])
-        .map(|m| (count[m], m))
-        .collect();
-    if order.is_empty() || remaining == 0 {
-        return need;
-    }
-    order.sort_unstable();
-    // Find the level: raise the k lowest members to the (k+1)-th count while it fits.
-    let mut prefix: u64 = 0;
-    let mut level: u64 = 0;
-    let mut raised = order.len();
-    for k in 0..order.len() {
-        prefix += u64::from(order[k].0);
-        let kk = (k + 1) as u64;
-        let next = order.get(k + 1).map(|(c, _)| u64::from(*c));
-        match next {
-            Some(next) if next.saturating_mul(kk).saturating_sub(prefix) <= remaining => {}
-            _ => {
-                level = (remaining + prefix) / kk;
-                raised = k + 1;
-                break;
-            }
-        }
-    }
-    let mut given: u64 = 0;
-    for &(c, m) in &order[..raised] {
-        let add = level.saturating_sub(u64::from(c));
-        need[m] = add as u32;
-        given += add;
-    }
-    let mut extra = remaining.saturating_sub(given);
+    let Level {
+        mut need,
+        level,
+        mut extra,
+    } = level(ix, count, remaining);
     if extra == 0 {
         return need;
     }
@@ -174,7 +264,8 @@ pub(crate) fn fill_targets(
     // spread over processes by load.
     let mut after: Vec<u64> = process_count.iter().map(|&c| u64::from(c)).collect();
     let mut at_level: Vec<(u32, u32)> = Vec::new();
-    for &(c, m) in &order {
+    for m in (0..ix.num_members()).filter(|&m| ix.eligible[m]) {
+        let c = count[m];
         after[ix.process_of[m] as usize] += u64::from(need[m]);
         if u64::from(c) + u64::from(need[m]) == level {
             at_level.push((flavour[m] + need[m], m as u32));

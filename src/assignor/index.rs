@@ -101,6 +101,8 @@ pub(crate) struct Index<'a> {
     /// Members at the group's topology epoch: the only ones that may gain a task.
     pub eligible: Vec<bool>,
     pub num_eligible: usize,
+    /// No process has two eligible members (member and process balance coincide).
+    pub one_eligible_per_process: bool,
     /// Per task, the member that owned it as active (the first in member order when
     /// several claim it), or NONE.
     pub prev_active: Vec<u32>,
@@ -112,7 +114,8 @@ pub(crate) struct Index<'a> {
     prev_warmup_of: Flat<u32>,
     /// Per member, its reported (task, offset) pairs, sorted.
     task_offsets: Flat<(u32, i64)>,
-    /// Standby candidates per task, best first (empty when no member held anything).
+    /// Candidates per task, best first: members that held it as standby (a stateless
+    /// one too), warm-up or with reported offsets (empty when no member held anything).
     candidates: Flat<Candidate>,
 }
 
@@ -152,7 +155,9 @@ impl<'a> Index<'a> {
             .map(|(i, m)| (m.process_id.as_str(), i as u32))
             .collect();
         if !by_process.is_sorted() {
-            by_process.sort_unstable();
+            // A stable sort finds the runs already in order (members and their processes
+            // are often named alike, so the pairs come in a few sorted runs).
+            by_process.sort_by(|a, b| cmp_id(a.0, b.0).then(a.1.cmp(&b.1)));
         }
         let mut process_ids: Vec<&str> = Vec::new();
         let mut process_members = Flat::with_capacity(members.len(), members.len());
@@ -175,6 +180,9 @@ impl<'a> Index<'a> {
             .map(|m| m.topology_epoch == spec.topology_epoch)
             .collect();
         let num_eligible = eligible.iter().filter(|e| **e).count();
+        let one_eligible_per_process = process_members
+            .lists()
+            .all(|ms| ms.iter().filter(|&&m| eligible[m as usize]).count() <= 1);
 
         let ids = subtopologies
             .iter()
@@ -192,6 +200,7 @@ impl<'a> Index<'a> {
             process_members,
             eligible,
             num_eligible,
+            one_eligible_per_process,
             prev_active: vec![NONE; num_tasks as usize],
             prev_active_of: Flat::empty(),
             prev_standby_of: Flat::empty(),
@@ -245,12 +254,15 @@ impl<'a> Index<'a> {
 
     /// The index of subtopology `sub`, searching from `from` on (callers walk sorted
     /// input, so the search range shrinks as they go); `Err` with where it would be.
-    /// `hint` (where the caller found the last one) is tried first, then the next few
-    /// are probed: members' sets usually start where the previous member's ended and
-    /// run over subtopologies in order.
-    fn find_subtopology(&self, from: usize, sub: &str, hint: usize) -> Result<usize, usize> {
-        if hint >= from && self.subtopologies.get(hint).is_some_and(|x| x.id == sub) {
-            return Ok(hint);
+    /// `from` itself is tried first (sets run over subtopologies in order, often
+    /// every one), then the next few are probed.
+    fn find_subtopology(&self, from: usize, sub: &str) -> Result<usize, usize> {
+        if self
+            .subtopologies
+            .get(from)
+            .is_some_and(|x| same_id(&x.id, sub))
+        {
+            return Ok(from);
         }
         let rest = self.subtopologies.get(from..).unwrap_or(&[]);
         for (i, x) in rest.iter().take(4).enumerate() {
@@ -284,35 +296,37 @@ impl<'a> Index<'a> {
     }
 
     /// Appends the valid tasks of a set, sorted (both sides are sorted by subtopology
-    /// id, so each subtopology is searched for only in the rest of the list). `hint`:
-    /// where the last subtopology was found, kept from call to call.
-    fn tasks_into(&self, set: &TaskSet, out: &mut Vec<u32>, hint: &mut usize) {
+    /// id, so each subtopology is searched for only in the rest of the list).
+    fn tasks_into(&self, set: &TaskSet, out: &mut Vec<u32>, ids: &mut IdLookup) {
         let mut s = 0usize;
         for (sub, parts) in set.subtopologies() {
-            match self.find_subtopology(s, sub, *hint) {
-                Ok(i) => {
-                    s = i;
-                    *hint = i;
-                }
+            let found = match ids.find(self, s, sub) {
+                Ok(i) => i,
                 Err(i) => {
                     s = i;
                     continue;
                 }
-            }
-            let (lo, hi) = (self.base[s], self.base[s + 1]);
+            };
+            // Runs are strictly increasing: the next one is after this one.
+            s = found + 1;
+            let (lo, hi) = (self.base[found], self.base[found + 1]);
             let n = hi - lo;
-            out.extend(
-                parts
-                    .iter()
-                    .filter_map(|&p| u32::try_from(p).ok().filter(|&p| p < n).map(|p| lo + p)),
-            );
+            // Partitions are sorted: all valid when the first and the last are.
+            let valid = |p: i32| u32::try_from(p).is_ok_and(|p| p < n);
+            match parts {
+                [p] if valid(*p) => out.push(lo + *p as u32),
+                [a, .., b] if valid(*a) && valid(*b) => {
+                    out.extend(parts.iter().map(|&p| lo + p as u32));
+                }
+                _ => out.extend(parts.iter().filter(|&&p| valid(p)).map(|&p| lo + p as u32)),
+            }
         }
     }
 
     /// The valid tasks of a set, sorted.
     pub fn tasks_of(&self, set: &TaskSet) -> Vec<u32> {
         let mut out = Vec::with_capacity(set.len());
-        self.tasks_into(set, &mut out, &mut 0);
+        self.tasks_into(set, &mut out, &mut IdLookup::new(self));
         out
     }
 
@@ -324,7 +338,7 @@ impl<'a> Index<'a> {
         for (task, &v) in offsets {
             let sub = task.subtopology.as_str();
             if current.is_none_or(|c| cmp_id(c, sub) != std::cmp::Ordering::Equal) {
-                match self.find_subtopology(s, sub, s) {
+                match self.find_subtopology(s, sub) {
                     Ok(i) => {
                         s = i;
                         current = Some(self.subtopologies[i].id.as_str());
@@ -350,6 +364,7 @@ impl<'a> Index<'a> {
         let mut prev_standby_of = Flat::with_capacity(n, sum(|m| m.standby.len()));
         let mut prev_warmup_of = Flat::with_capacity(n, sum(|m| m.warmup.len()));
         let mut task_offsets = Flat::with_capacity(n, sum(|m| m.task_offsets.len()));
+        let mut stateless_standby_of: Flat<u32> = Flat::with_capacity(n, 0);
         // Candidates per task are counted here and placed in a second pass.
         let mut counts: Vec<u32> = Vec::new();
         let num_tasks = self.num_tasks as usize;
@@ -359,12 +374,12 @@ impl<'a> Index<'a> {
             }
             counts[t as usize + 1] += 1;
         };
-        let mut hint = 0usize;
+        let mut ids = IdLookup::new(self);
         for m in 0..n {
             let spec = self.members[m];
             // Actives: keep the tasks this member is the first to claim.
             let from = prev_active_of.items.len();
-            self.tasks_into(&spec.active, &mut prev_active_of.items, &mut hint);
+            self.tasks_into(&spec.active, &mut prev_active_of.items, &mut ids);
             let mut kept = from;
             for r in from..prev_active_of.items.len() {
                 let t = prev_active_of.items[r];
@@ -380,8 +395,21 @@ impl<'a> Index<'a> {
             let actives = prev_active_of.of(m);
 
             let from = prev_standby_of.items.len();
-            self.tasks_into(&spec.standby, &mut prev_standby_of.items, &mut hint);
+            self.tasks_into(&spec.standby, &mut prev_standby_of.items, &mut ids);
             let stateful = &self.task_stateful;
+            // A standby of a stateless task (Kafka keeps such holders as candidates
+            // for the active too) only counts as a candidate.
+            let stateless_from = stateless_standby_of.items.len();
+            stateless_standby_of.items.extend(
+                prev_standby_of.items[from..]
+                    .iter()
+                    .copied()
+                    .filter(|&t| !stateful[t as usize] && actives.binary_search(&t).is_err()),
+            );
+            stateless_standby_of.close();
+            for &t in &stateless_standby_of.items[stateless_from..] {
+                count(t, &mut counts);
+            }
             retain_tail(&mut prev_standby_of.items, from, |t| {
                 stateful[t as usize] && actives.binary_search(&t).is_err()
             });
@@ -389,7 +417,7 @@ impl<'a> Index<'a> {
             let standbys = prev_standby_of.of(m);
 
             let from = prev_warmup_of.items.len();
-            self.tasks_into(&spec.warmup, &mut prev_warmup_of.items, &mut hint);
+            self.tasks_into(&spec.warmup, &mut prev_warmup_of.items, &mut ids);
             retain_tail(&mut prev_warmup_of.items, from, |t| {
                 stateful[t as usize]
                     && actives.binary_search(&t).is_err()
@@ -430,6 +458,9 @@ impl<'a> Index<'a> {
                 let mut reported = Cursor::new(offsets);
                 for &t in standbys {
                     put(t, cand(m, Held::Standby, reported.value(t)));
+                }
+                for &t in stateless_standby_of.of(m) {
+                    put(t, cand(m, Held::Standby, 0));
                 }
                 let mut reported = Cursor::new(offsets);
                 for &t in warmups {
@@ -483,49 +514,95 @@ impl<'a> Index<'a> {
 
     /// Builds a task set from sorted, distinct, valid dense tasks; every buffer is
     /// allocated at its final size.
-    pub fn task_set(&self, tasks: &[u32]) -> TaskSet {
-        if tasks.is_empty() {
+    pub fn task_set(&self, tasks: &[u32], table: &SubtopologyTable) -> TaskSet {
+        let Some(&first) = tasks.first() else {
             return TaskSet::new();
+        };
+        // One run per subtopology the tasks fall in, in one pass.
+        let mut runs: Vec<(Arc<str>, u32)> =
+            Vec::with_capacity(tasks.len().min(self.subtopologies.len()));
+        let mut partitions: Vec<i32> = Vec::with_capacity(tasks.len());
+        let mut s = table.of(self, first);
+        let (mut lo, mut end) = (self.base[s], self.base[s + 1]);
+        for &t in tasks {
+            if t >= end {
+                runs.push((self.ids[s].clone(), partitions.len() as u32));
+                s = table.of(self, t);
+                (lo, end) = (self.base[s], self.base[s + 1]);
+            }
+            partitions.push((t - lo) as i32);
         }
-        // Runs: one per subtopology the tasks fall in, each found by a galloping
-        // search (a member's tasks are mostly long runs).
-        let mut num_runs = 0;
-        let mut rest = tasks;
-        let mut s = 0usize;
-        while let Some(&t) = rest.first() {
-            s = self.subtopology_of(s, t);
-            let end = self.base.get(s + 1).copied().unwrap_or(u32::MAX);
-            rest = &rest[run_len(rest, end)..];
-            num_runs += 1;
-        }
-        let mut runs: Vec<(Arc<str>, Vec<i32>)> = Vec::with_capacity(num_runs);
-        let mut rest = tasks;
-        let mut s = 0usize;
-        while let Some(&t) = rest.first() {
-            s = self.subtopology_of(s, t);
-            let lo = self.base[s];
-            let end = self.base.get(s + 1).copied().unwrap_or(u32::MAX);
-            let k = run_len(rest, end);
-            let mut partitions = Vec::with_capacity(k);
-            partitions.extend(rest[..k].iter().map(|&x| (x - lo) as i32));
-            runs.push((self.ids[s].clone(), partitions));
-            rest = &rest[k..];
-        }
+        runs.push((self.ids[s].clone(), partitions.len() as u32));
         // Sorted valid tasks give strictly increasing runs and partitions.
-        TaskSet::from_normalized_runs(runs)
+        TaskSet::from_normalized_runs(runs, partitions)
     }
 }
 
-/// How many of the sorted `tasks` lie below `end` (the first does), by galloping:
-/// O(log k) for a run of k.
-fn run_len(tasks: &[u32], end: u32) -> usize {
-    let mut hi = 1;
-    while hi < tasks.len() && tasks[hi] < end {
-        hi *= 2;
+/// The subtopology of every task, for building many sets (`Index::task_set`); empty
+/// when a search is as cheap (few tasks).
+pub(crate) struct SubtopologyTable(Vec<u32>);
+
+impl SubtopologyTable {
+    pub fn new(ix: &Index<'_>, sets: usize) -> Self {
+        // Worth it when there are more sets than a few per subtopology.
+        if sets < 4 * ix.subtopologies.len() {
+            return SubtopologyTable(Vec::new());
+        }
+        let mut table = vec![0u32; ix.num_tasks as usize];
+        for s in 0..ix.subtopologies.len() {
+            table[ix.base[s] as usize..ix.base[s + 1] as usize].fill(s as u32);
+        }
+        SubtopologyTable(table)
     }
-    let lo = hi / 2;
-    let hi = hi.min(tasks.len());
-    lo + tasks[lo..hi].partition_point(|&x| x < end)
+
+    /// The subtopology of valid task `t`.
+    fn of(&self, ix: &Index<'_>, t: u32) -> usize {
+        match self.0.get(t as usize) {
+            Some(&s) => s as usize,
+            None => ix.subtopology_of(0, t),
+        }
+    }
+}
+
+/// Finds the subtopologies that task sets name. The sets of one input usually share
+/// their id strings (one `Arc<str>` per subtopology, from the decoder or from a
+/// previous output), so the index found for a string is remembered by its address
+/// (a direct-mapped table; the spec is borrowed throughout, so an address and length
+/// stand for one string).
+pub(crate) struct IdLookup {
+    slots: Vec<(usize, usize, u32)>,
+    /// log2 of the table size.
+    bits: u32,
+}
+
+impl IdLookup {
+    pub fn new(ix: &Index<'_>) -> Self {
+        let size = (ix.subtopologies.len() * 4).next_power_of_two().max(8);
+        IdLookup {
+            slots: vec![(0, 0, 0); size],
+            bits: size.trailing_zeros(),
+        }
+    }
+
+    /// Fibonacci hashing of the address: its top bits after a multiply.
+    fn slot(&self, sub: &str) -> usize {
+        let a = sub.as_ptr() as u64;
+        (a.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - self.bits)) as usize
+    }
+
+    /// `Index::find_subtopology`, remembered.
+    pub fn find(&mut self, ix: &Index<'_>, from: usize, sub: &str) -> Result<usize, usize> {
+        let h = self.slot(sub);
+        let (addr, len, i) = self.slots[h];
+        if addr == sub.as_ptr() as usize && len == sub.len() && i as usize >= from {
+            return Ok(i as usize);
+        }
+        let found = ix.find_subtopology(from, sub);
+        if let Ok(i) = found {
+            self.slots[h] = (sub.as_ptr() as usize, sub.len(), i as u32);
+        }
+        found
+    }
 }
 
 /// Compares two ids as `str::cmp` does (byte order), eight bytes at a time inline:
@@ -548,6 +625,11 @@ fn cmp_id(a: &str, b: &str) -> std::cmp::Ordering {
         }
     }
     a.len().cmp(&b.len())
+}
+
+/// `a == b`, lengths first (ids of one group are often of one length or a few).
+fn same_id(a: &str, b: &str) -> bool {
+    a.len() == b.len() && cmp_id(a, b) == std::cmp::Ordering::Equal
 }
 
 /// Eight bytes as a big-endian number (so numeric order is byte order).
@@ -630,18 +712,7 @@ fn cand(m: usize, held: Held, offset: i64) -> Candidate {
 
 #[cfg(test)]
 mod tests {
-    use super::{cmp_id, run_len};
-
-    #[test]
-    fn run_length_is_the_count_below_the_end() {
-        let tasks: Vec<u32> = (0..40).map(|i| i * 3).collect();
-        for n in 1..tasks.len() {
-            for end in 1..130 {
-                let want = tasks[..n].iter().filter(|&&x| x < end).count();
-                assert_eq!(run_len(&tasks[..n], end), want, "n {n} end {end}");
-            }
-        }
-    }
+    use super::cmp_id;
 
     #[test]
     fn id_comparison_is_byte_order() {

@@ -6,6 +6,7 @@
 //! runtime.
 
 mod balance;
+mod deal;
 pub mod highly_available;
 mod index;
 pub mod json;

@@ -5,8 +5,9 @@
 //! A process never holds a task twice, in any role (SPEC 4.2): `process_holds` is
 //! checked before every standby and warm-up placement.
 
-use super::balance::{fill_targets, Quota};
-use super::index::{Flat, Held, Index, NONE};
+use super::balance::{Quota, Targets};
+use super::deal::{keep_spread, Dealer};
+use super::index::{Flat, Held, Index, SubtopologyTable, NONE};
 use super::tags::TagPlacement;
 use super::{AssignmentConfig, GroupAssignment, MemberAssignment};
 use std::collections::{BTreeMap, VecDeque};
@@ -20,14 +21,12 @@ pub(crate) struct Placement<'i, 'a> {
     pub replicas: usize,
     slots: usize,
     pub active_count: Vec<u32>,
-    stateful_active: Vec<u32>,
     /// Actives + standbys + warm-ups per member.
     pub total_count: Vec<u32>,
     /// Warm-ups per member (standbys are then `total - active - warm-ups`).
     warmup_count: Vec<u32>,
     pub process_active: Vec<u32>,
     pub process_total: Vec<u32>,
-    stateful_quota: Quota,
     active_quota: Quota,
     total_quota: Quota,
 }
@@ -42,13 +41,6 @@ impl<'i, 'a> Placement<'i, 'a> {
         let t = ix.num_tasks as usize;
         let stateful_total = ix.task_stateful.iter().filter(|s| **s).count() as u64;
         let all = u64::from(ix.num_tasks);
-        let stateful_of = |m: usize| {
-            ix.prev_active_of(m)
-                .iter()
-                .filter(|&&t| ix.task_stateful[t as usize])
-                .count() as u64
-        };
-        let stateful_quota = Quota::new(ix, stateful_total, stateful_of);
         let active_quota = Quota::new(ix, all, |m| ix.prev_active_of(m).len() as u64);
         let total_quota = Quota::new(ix, all + stateful_total * replicas as u64, |m| {
             (ix.prev_active_of(m).len() + ix.prev_standby_of(m).len()) as u64
@@ -60,12 +52,10 @@ impl<'i, 'a> Placement<'i, 'a> {
             replicas,
             slots,
             active_count: vec![0; n],
-            stateful_active: vec![0; n],
             total_count: vec![0; n],
             warmup_count: vec![0; n],
             process_active: vec![0; ix.num_processes()],
             process_total: vec![0; ix.num_processes()],
-            stateful_quota,
             active_quota,
             total_quota,
         }
@@ -87,7 +77,7 @@ impl<'i, 'a> Placement<'i, 'a> {
             .any(|&h| h != NONE && self.process(h) == p)
     }
 
-    pub fn give_active(&mut self, t: u32, m: u32, stateful: bool) {
+    pub fn give_active(&mut self, t: u32, m: u32) {
         let mi = m as usize;
         let p = self.process(m);
         self.active_owner[t as usize] = m;
@@ -95,10 +85,6 @@ impl<'i, 'a> Placement<'i, 'a> {
         self.total_count[mi] += 1;
         self.process_active[p] += 1;
         self.process_total[p] += 1;
-        if stateful {
-            self.stateful_active[mi] += 1;
-            self.stateful_quota.note(mi, self.active_count[mi]);
-        }
         self.active_quota.note(mi, self.active_count[mi]);
         self.total_quota.note(mi, self.total_count[mi]);
     }
@@ -130,7 +116,7 @@ impl<'i, 'a> Placement<'i, 'a> {
         given
     }
 
-    /// `give_standby` without the counting: the caller counts with `count_extras`.
+    /// `give_standby` without the counting.
     fn put_standby(&mut self, t: u32, m: u32) -> bool {
         let base = t as usize * self.slots;
         let Some(slot) = self.holders[base..base + self.replicas]
@@ -159,18 +145,6 @@ impl<'i, 'a> Placement<'i, 'a> {
         self.total_quota.note(mi, self.total_count[mi]);
     }
 
-    /// `count_extra` `k` times in a row for one member.
-    fn count_extras(&mut self, m: u32, k: u32) {
-        if k == 0 {
-            return;
-        }
-        let (mi, p) = (m as usize, self.process(m));
-        let total = self.total_count[mi];
-        self.total_count[mi] += k;
-        self.process_total[p] += k;
-        self.total_quota.note_run(mi, total, total + k);
-    }
-
     pub fn standbys_of(&self, t: u32) -> usize {
         let base = t as usize * self.slots;
         self.holders[base..base + self.replicas]
@@ -179,85 +153,162 @@ impl<'i, 'a> Placement<'i, 'a> {
             .count()
     }
 
-    /// The sticky active assignment, stateful tasks first, then stateless ones, each
-    /// flavour balanced on its own (as Kafka's broker assignor does): previous owners
-    /// keep tasks while under quota, then previous standby / warm-up holders (most
-    /// caught up first), then the rest is filled level.
+    /// The sticky active assignment, in Kafka's three passes over all tasks: previous
+    /// owners keep their tasks up to the quota; tasks left go to members that held
+    /// them in another role (standby, warm-up, state on disk; the most caught up
+    /// first); the rest is dealt subtopology by subtopology (`deal_actives`) so that
+    /// each subtopology spreads evenly over the members.
     pub fn assign_actives(&mut self) {
-        self.active_pass(true);
-        self.active_pass(false);
+        self.keep_previous_actives();
+        self.promote_candidates();
+        self.deal_actives();
     }
 
-    fn active_pass(&mut self, stateful: bool) {
+    /// Previous owners keep what the quota allows. A member over it keeps the tasks
+    /// that leave its share of each subtopology most even (`keep_spread`), so that
+    /// what it gives up spreads over subtopologies too.
+    fn keep_previous_actives(&mut self) {
         let ix = self.ix;
-        // 1. previous owners, while under quota.
+        let mut kept: Vec<u32> = Vec::new();
         for m in 0..ix.num_members() {
-            for &t in ix.prev_active_of(m) {
-                if ix.task_stateful[t as usize] != stateful {
-                    continue;
-                }
-                if self.quota(stateful).allows(m, self.active_count[m]) {
-                    self.give_active(t, m as u32, stateful);
-                }
+            let prev = ix.prev_active_of(m);
+            if prev.is_empty() {
+                continue;
+            }
+            let room = self.active_quota.room(m, self.active_count[m]);
+            if room >= prev.len() as u64 {
+                self.give_actives(prev, m as u32);
+            } else {
+                kept.clear();
+                keep_spread(ix, m, prev, 1, room as usize, &mut kept);
+                self.give_actives(&kept, m as u32);
             }
         }
-        // 2. members that held the task as standby / warm-up, or left state for it.
-        if stateful && ix.has_candidates() {
-            for t in 0..ix.num_tasks {
-                if !ix.task_stateful[t as usize] || self.active_owner[t as usize] != NONE {
-                    continue;
-                }
-                let pick = ix
-                    .candidates(t)
+    }
+
+    /// Tasks without an owner go to a member that held them as standby or warm-up (a
+    /// stateless standby too, as in Kafka), or reported state for them, while under
+    /// quota: standby or warm-up holders before offsets only, the most caught up
+    /// first, then the least loaded.
+    fn promote_candidates(&mut self) {
+        let ix = self.ix;
+        if !ix.has_candidates() {
+            return;
+        }
+        for t in 0..ix.num_tasks {
+            if self.active_owner[t as usize] != NONE {
+                continue;
+            }
+            let pick = ix
+                .candidates(t)
+                .iter()
+                .filter(|c| {
+                    let m = c.member as usize;
+                    ix.eligible[m] && self.active_quota.allows(m, self.active_count[m])
+                })
+                .min_by_key(|c| {
+                    (
+                        c.held == Held::OffsetsOnly,
+                        std::cmp::Reverse(c.offset),
+                        self.active_count[c.member as usize],
+                        c.member,
+                    )
+                })
+                .map(|c| c.member);
+            if let Some(m) = pick {
+                self.give_active(t, m);
+            }
+        }
+    }
+
+    /// The tasks still without an owner, dealt: members get level targets
+    /// (`Targets`), then each subtopology's free tasks go, one at a time, to the
+    /// members holding the fewest of that subtopology, in turn around the group (the
+    /// turn carries on from one subtopology to the next, so the one-above-even places
+    /// rotate). Stateful subtopologies are dealt first, so that stateful tasks spread
+    /// evenly over the members too. On a fresh group this is a round-robin deal in
+    /// subtopology order: every subtopology spreads within one task per member.
+    fn deal_actives(&mut self) {
+        let ix = self.ix;
+        if ix.num_eligible == 0 || self.active_owner.iter().all(|&o| o != NONE) {
+            return;
+        }
+        let owned_before = self.active_owner.iter().any(|&o| o != NONE);
+        let (active_before, total_before) = (self.active_count.clone(), self.total_count.clone());
+        let mut dealer = Dealer::new(ix.num_members());
+        for stateful in [true, false] {
+            let subtopologies: Vec<usize> = (0..ix.subtopologies.len())
+                .filter(|&s| ix.subtopologies[s].stateful == stateful)
+                .collect();
+            let tasks = |s: usize| ix.base[s] as usize..ix.base[s + 1] as usize;
+            let free = if owned_before {
+                let owners = subtopologies
                     .iter()
-                    .filter(|c| {
-                        let m = c.member as usize;
-                        ix.eligible[m] && self.quota(true).allows(m, self.active_count[m])
-                    })
-                    .min_by_key(|c| {
-                        (
-                            c.held == Held::OffsetsOnly,
-                            std::cmp::Reverse(c.offset),
-                            self.active_count[c.member as usize],
-                            c.member,
-                        )
-                    })
-                    .map(|c| c.member);
-                if let Some(m) = pick {
-                    self.give_active(t, m, true);
+                    .flat_map(|&s| &self.active_owner[tasks(s)]);
+                owners.filter(|&&o| o == NONE).count() as u64
+            } else {
+                subtopologies.iter().map(|&s| tasks(s).len() as u64).sum()
+            };
+            if free == 0 {
+                continue;
+            }
+            // Each flavour gets level targets of its own: the places above the level
+            // go to the members with the fewest of the flavour (where the deal does
+            // not choose them, and nobody holds any of the flavour yet when nothing
+            // was owned before).
+            let flavour: Vec<u32> = if owned_before && !ix.one_eligible_per_process {
+                self.flavour_counts(stateful)
+            } else {
+                vec![0; ix.num_members()]
+            };
+            let mut targets =
+                Targets::new(ix, &self.active_count, &flavour, &self.process_active, free);
+            dealer.retarget(&targets);
+            for s in subtopologies {
+                let owners = owned_before.then(|| &self.active_owner[tasks(s)]);
+                dealer.begin(owners, &targets);
+                for t in tasks(s) {
+                    if self.active_owner[t] != NONE {
+                        continue;
+                    }
+                    match dealer.next(&mut targets) {
+                        Some(m) => self.place_active(t as u32, m),
+                        None => break,
+                    }
                 }
             }
         }
-        // 3. the rest, level, in contiguous runs (compact task sets, range-like).
-        let rest: Vec<u32> = (0..ix.num_tasks)
-            .filter(|&t| {
-                ix.task_stateful[t as usize] == stateful && self.active_owner[t as usize] == NONE
-            })
-            .collect();
-        let flavour: Vec<u32> = if stateful {
-            self.active_count.clone()
-        } else {
-            (0..ix.num_members())
-                .map(|m| self.active_count[m] - self.stateful_active[m])
-                .collect()
-        };
-        let need = fill_targets(
-            ix,
-            &self.active_count,
-            &flavour,
-            &self.process_active,
-            rest.len() as u64,
-        );
-        let mut rest = &rest[..];
-        for (m, &k) in need.iter().enumerate() {
-            let (run, tail) = rest.split_at((k as usize).min(rest.len()));
-            self.give_actives(run, m as u32, stateful);
-            rest = tail;
+        // The quotas learn each member's new counts at once.
+        for m in 0..ix.num_members() {
+            let (a, t) = (self.active_count[m], self.total_count[m]);
+            self.active_quota.note_run(m, active_before[m], a);
+            self.total_quota.note_run(m, total_before[m], t);
         }
+    }
+
+    /// `give_active` without the quotas (the caller tells them).
+    fn place_active(&mut self, t: u32, m: u32) {
+        let p = self.process(m);
+        self.active_owner[t as usize] = m;
+        self.active_count[m as usize] += 1;
+        self.total_count[m as usize] += 1;
+        self.process_active[p] += 1;
+        self.process_total[p] += 1;
+    }
+
+    /// Active tasks of one flavour (stateful or not) per member.
+    fn flavour_counts(&self, stateful: bool) -> Vec<u32> {
+        let mut counts = vec![0u32; self.ix.num_members()];
+        for (t, &o) in self.active_owner.iter().enumerate() {
+            if o != NONE && self.ix.task_stateful[t] == stateful {
+                counts[o as usize] += 1;
+            }
+        }
+        counts
     }
 
     /// `give_active` for each of `tasks` in turn, counting once.
-    fn give_actives(&mut self, tasks: &[u32], m: u32, stateful: bool) {
+    fn give_actives(&mut self, tasks: &[u32], m: u32) {
         if tasks.is_empty() {
             return;
         }
@@ -272,20 +323,8 @@ impl<'i, 'a> Placement<'i, 'a> {
         self.total_count[mi] += k;
         self.process_active[p] += k;
         self.process_total[p] += k;
-        if stateful {
-            self.stateful_active[mi] += k;
-            self.stateful_quota.note_run(mi, active, active + k);
-        }
         self.active_quota.note_run(mi, active, active + k);
         self.total_quota.note_run(mi, total, total + k);
-    }
-
-    fn quota(&self, stateful: bool) -> &Quota {
-        if stateful {
-            &self.stateful_quota
-        } else {
-            &self.active_quota
-        }
     }
 
     /// Standby replicas for every stateful task with an active owner, on processes
@@ -298,13 +337,18 @@ impl<'i, 'a> Placement<'i, 'a> {
         }
         let ix = self.ix;
         let mut queue: Vec<(u32, u32)> = Vec::new();
+        let given_up = self.standbys_given_up();
+        let keeps = |t: u32, m: u32| !given_up.contains(t, m);
         for t in 0..ix.num_tasks {
             if !ix.task_stateful[t as usize] || self.active_owner[t as usize] == NONE {
                 continue;
             }
             let mut placed = self.standbys_of(t);
             let prev = ix.prev_active[t as usize];
-            if prev != NONE && placed < self.replicas && self.may_hold_standby(t, prev, false, tags)
+            if prev != NONE
+                && placed < self.replicas
+                && keeps(t, prev)
+                && self.may_hold_standby(t, prev, false, tags)
             {
                 placed += usize::from(self.give_standby(t, prev));
             }
@@ -312,7 +356,9 @@ impl<'i, 'a> Placement<'i, 'a> {
                 if placed >= self.replicas {
                     break;
                 }
-                if self.may_hold_standby(t, c.member, c.held == Held::Standby, tags) {
+                if keeps(t, c.member)
+                    && self.may_hold_standby(t, c.member, c.held == Held::Standby, tags)
+                {
                     placed += usize::from(self.give_standby(t, c.member));
                 }
             }
@@ -323,11 +369,94 @@ impl<'i, 'a> Placement<'i, 'a> {
         match tags {
             Some(tags) => self.fill_standbys_by_tags(&queue, tags),
             None => {
-                let rest = self.fill_standbys_in_blocks(&queue);
+                let rest = self.deal_standbys(&queue);
                 self.fill_standbys(&rest);
                 self.level_standbys();
             }
         }
+    }
+
+    /// The sticky standby claims (task, member) that members with more claims than
+    /// room under the quota give up, sorted. A claim: the previous active owner of a
+    /// task that moved, or a member that held the task in another role. The former
+    /// are kept first (the task's new owner cannot take its standby); of the others
+    /// each such member keeps those that leave its standbys most evenly spread over
+    /// subtopologies (`keep_spread`), so that what it gives up spreads too.
+    fn standbys_given_up(&self) -> GivenUp {
+        let ix = self.ix;
+        if !(ix.has_prev_actives() || ix.has_candidates()) {
+            return GivenUp::default();
+        }
+        let n = ix.num_members();
+        // Calls `f(member, task, moved_away)` for every claim.
+        let claims = |f: &mut dyn FnMut(u32, u32, bool)| {
+            for t in 0..ix.num_tasks {
+                let owner = self.active_owner[t as usize];
+                if !ix.task_stateful[t as usize] || owner == NONE {
+                    continue;
+                }
+                let prev = ix.prev_active[t as usize];
+                if prev != NONE && prev != owner && ix.eligible[prev as usize] {
+                    f(prev, t, true);
+                }
+                for c in ix.candidates(t) {
+                    if c.member != owner
+                        && c.member != prev
+                        && (ix.eligible[c.member as usize] || c.held == Held::Standby)
+                    {
+                        f(c.member, t, false);
+                    }
+                }
+            }
+        };
+        // Per member: claims it may give up, and claims of tasks that moved away.
+        let mut count = vec![0u32; n];
+        let mut moved_away = vec![0u64; n];
+        claims(&mut |m, _, away| {
+            if away {
+                moved_away[m as usize] += 1;
+            } else {
+                count[m as usize] += 1;
+            }
+        });
+        let room: Vec<u64> = (0..n)
+            .map(|m| self.total_quota.room(m, self.total_count[m]))
+            .collect();
+        let over = |m: usize| u64::from(count[m]) + moved_away[m] > room[m];
+        if !(0..n).any(over) {
+            return GivenUp::default();
+        }
+        // The claims of the members over their room, by member (a counting sort).
+        let mut start = vec![0u32; n + 1];
+        for m in 0..n {
+            start[m + 1] = start[m] + if over(m) { count[m] } else { 0 };
+        }
+        let mut at = start.clone();
+        let mut items = vec![0u32; start[n] as usize];
+        claims(&mut |m, t, away| {
+            let m = m as usize;
+            if !away && over(m) {
+                items[at[m] as usize] = t;
+                at[m] += 1;
+            }
+        });
+        let mut out = Vec::new();
+        let mut kept = Vec::new();
+        for m in (0..n).filter(|&m| over(m)) {
+            let list = &items[start[m] as usize..start[m + 1] as usize];
+            let keep = room[m].saturating_sub(moved_away[m]) as usize;
+            kept.clear();
+            keep_spread(ix, m, list, self.replicas as u32, keep, &mut kept);
+            let mut k = kept.iter().peekable();
+            for &t in list {
+                if k.peek() == Some(&&t) {
+                    k.next();
+                } else {
+                    out.push((t, m as u32));
+                }
+            }
+        }
+        GivenUp::new(out, ix.num_tasks as usize)
     }
 
     /// Greedy placement can end two apart when the last standbys only fit on busy
@@ -456,35 +585,120 @@ impl<'i, 'a> Placement<'i, 'a> {
             && tags.is_none_or(|tags| tags.violations(self, t, self.process(m)) == 0)
     }
 
-    /// The standbys that no sticky rule placed, in compact blocks: every eligible
-    /// member is given a target so that totals end level (as the least-loaded rule
-    /// would), an eligible previous holder of a task takes it back first (so that
-    /// re-running on its own output changes nothing), then members take contiguous
-    /// blocks of the queue in member order, starting half the group away from the
-    /// actives' order (a member's block lies far from its own actives). Each task's
-    /// first replicas come before its second ones, so replicas land in different
-    /// blocks. What conflicts with a process that already holds the task is returned
-    /// for the least-loaded rule.
-    fn fill_standbys_in_blocks(&mut self, queue: &[(u32, u32)]) -> Vec<(u32, u32)> {
+    /// The standbys that no sticky rule placed, dealt like the actives: every
+    /// eligible member is given a target so that totals end level (`Targets`, as the
+    /// least-loaded rule would); an eligible previous holder of a task takes it back
+    /// first (so that re-running on its own output changes nothing); then the
+    /// standbys are dealt subtopology by subtopology over the members with room
+    /// (`Dealer`: each subtopology's standbys spread evenly), skipping members whose
+    /// process holds the task; each search starts half the group past the task's
+    /// active owner, one place further for each standby of that owner dealt before.
+    /// A member's k-th stateful active so has its standby on about the member `half +
+    /// k` places on: its standbys land on as many members as it has stateful
+    /// actives, so when it fails its tasks find warm standbys on many members, each
+    /// under its quota. A standby that would take a member above the fewest any
+    /// member with room holds of its subtopology waits until every subtopology had
+    /// its turn. Each task's first replicas come before its second ones. What finds
+    /// no place is returned for the least-loaded rule.
+    fn deal_standbys(&mut self, queue: &[(u32, u32)]) -> Vec<(u32, u32)> {
         let ix = self.ix;
         let total: u64 = queue.iter().map(|&(_, k)| k as u64).sum();
         if total == 0 || ix.num_eligible == 0 {
             return queue.to_vec();
         }
-        let mut left = fill_targets(
+        let mut targets = Targets::new(
             ix,
             &self.total_count,
             &self.total_count,
             &self.process_total,
             total,
         );
-        // Without previous holders (an initial assignment) the queue is all pending.
-        let mut pending: Vec<(u32, u32)> = Vec::new();
-        let holders_before = ix.has_prev_actives() || ix.has_candidates();
-        if holders_before {
-            pending.reserve(queue.len());
+        let pending = self.give_back_standbys(queue, &mut targets);
+        let pending = pending.as_deref().unwrap_or(queue);
+        let mut dealer = Dealer::new(ix.num_members());
+        dealer.retarget(&targets);
+        // Per active owner, its standbys dealt so far.
+        let mut sent = vec![0u32; ix.num_members()];
+
+        let mut rest: Vec<(u32, u32)> = Vec::new();
+        let rounds = pending.iter().map(|&(_, k)| k).max().unwrap_or(0);
+        for round in 0..rounds {
+            let this_round: Vec<u32> = pending
+                .iter()
+                .filter(|&&(_, k)| k > round)
+                .map(|&(t, _)| t)
+                .collect();
+            // First only where a member holds the fewest of the subtopology; what
+            // would take a member above that waits until every subtopology had its
+            // turn (a member with room for one more must not fill it with one
+            // subtopology when another needs it to stay even).
+            let later = self.deal_round(&mut dealer, &mut targets, &mut sent, &this_round, false);
+            for t in self.deal_round(&mut dealer, &mut targets, &mut sent, &later, true) {
+                match rest.last_mut() {
+                    Some((last, n)) if *last == t => *n += 1,
+                    _ => rest.push((t, 1)),
+                }
+            }
         }
-        for &(t, k) in queue.iter().filter(|_| holders_before) {
+        rest
+    }
+
+    /// One standby for each of `tasks` (sorted), dealt subtopology by subtopology;
+    /// without `raise` only to members holding the fewest of its subtopology. The
+    /// tasks left without a place are returned.
+    fn deal_round(
+        &mut self,
+        dealer: &mut Dealer,
+        targets: &mut Targets,
+        sent: &mut [u32],
+        tasks: &[u32],
+        raise: bool,
+    ) -> Vec<u32> {
+        let ix = self.ix;
+        let mut left = Vec::new();
+        let mut at = 0;
+        while at < tasks.len() {
+            let s = ix.subtopology_of(0, tasks[at]);
+            let end = at + tasks[at..].partition_point(|&t| t < ix.base[s + 1]);
+            let (lo, hi) = (ix.base[s] as usize, ix.base[s + 1] as usize);
+            let holders = self.holders[lo * self.slots..hi * self.slots]
+                .chunks_exact(self.slots)
+                .flat_map(|slot| slot[..self.replicas].iter().copied());
+            dealer.begin_counting(holders, targets);
+            for &t in &tasks[at..end] {
+                // From half the group past the owner, one further for each of the
+                // owner's standbys dealt before.
+                let owner = self.active_owner[t as usize];
+                let sent_before = sent[owner as usize] as usize;
+                dealer.turn_after(owner, dealer.places() / 2 + sent_before);
+                let fits = |m: u32| !self.process_holds(t, self.process(m));
+                match dealer.next_fitting(targets, fits, raise) {
+                    Some(m) => {
+                        sent[owner as usize] += 1;
+                        self.give_standby(t, m);
+                    }
+                    None => left.push(t),
+                }
+            }
+            at = end;
+        }
+        left
+    }
+
+    /// An eligible previous holder of a queued task (its active owner before, or a
+    /// candidate) with room left takes it back; the rest is returned (`None`: nothing
+    /// was held before, the queue stands as it is).
+    fn give_back_standbys(
+        &mut self,
+        queue: &[(u32, u32)],
+        left: &mut Targets,
+    ) -> Option<Vec<(u32, u32)>> {
+        let ix = self.ix;
+        if !(ix.has_prev_actives() || ix.has_candidates()) {
+            return None;
+        }
+        let mut pending = Vec::with_capacity(queue.len());
+        for &(t, k) in queue {
             let mut k = k;
             let prev = ix.prev_active[t as usize];
             let holders = std::iter::once(prev)
@@ -495,9 +709,9 @@ impl<'i, 'a> Placement<'i, 'a> {
                     break;
                 }
                 let mi = m as usize;
-                if ix.eligible[mi] && left[mi] > 0 && !self.process_holds(t, self.process(m)) {
+                if ix.eligible[mi] && left.has_room(mi) && !self.process_holds(t, self.process(m)) {
                     self.give_standby(t, m);
-                    left[mi] -= 1;
+                    left.take(mi);
                     k -= 1;
                 }
             }
@@ -505,55 +719,12 @@ impl<'i, 'a> Placement<'i, 'a> {
                 pending.push((t, k));
             }
         }
-        let pending = if holders_before { &pending[..] } else { queue };
-        let eligible: Vec<u32> = (0..ix.num_members() as u32)
-            .filter(|&m| ix.eligible[m as usize])
-            .collect();
-        let e = eligible.len();
-        let rotation: Vec<u32> = (0..e).map(|i| eligible[(i + e / 2) % e]).collect();
-        let mut turn = 0usize;
-        let mut rest: Vec<(u32, u32)> = Vec::new();
-        let rounds = pending.iter().map(|&(_, k)| k).max().unwrap_or(0);
-        // The turn only moves on, so each member takes its block in one stretch: its
-        // standbys are counted at once when the turn leaves it (as one at a time).
-        let mut taken: (u32, u32) = (NONE, 0);
-        for round in 0..rounds {
-            for &(t, k) in pending {
-                if k <= round {
-                    continue;
-                }
-                // The next member in rotation with room left.
-                let mut m = None;
-                while let Some(&candidate) = rotation.get(turn) {
-                    if left[candidate as usize] > 0 {
-                        m = Some(candidate);
-                        break;
-                    }
-                    turn += 1;
-                }
-                match m {
-                    Some(m) if !self.process_holds(t, self.process(m)) => {
-                        if taken.0 != m {
-                            self.count_extras(taken.0, taken.1);
-                            taken = (m, 0);
-                        }
-                        taken.1 += u32::from(self.put_standby(t, m));
-                        left[m as usize] -= 1;
-                    }
-                    _ => match rest.last_mut() {
-                        Some((last, n)) if *last == t => *n += 1,
-                        _ => rest.push((t, 1)),
-                    },
-                }
-            }
-        }
-        self.count_extras(taken.0, taken.1);
-        rest
+        Some(pending)
     }
 
-    /// What the blocks could not place: each standby goes to the least-loaded member
-    /// (by total count) whose process does not hold the task; among equally loaded ones a previous holder of the task
-    /// first (so that re-running on its own output changes nothing), then in bucket
+    /// What the deal could not place: each standby goes to the least-loaded member
+    /// (by total count) whose process does not hold the task; among equally loaded
+    /// ones a previous holder of the task first (so that re-running on its own output changes nothing), then in bucket
     /// order. Members wait in buckets by count, interleaved across processes, so a
     /// selection is O(1) in the usual case and equal loads rotate over processes.
     fn fill_standbys(&mut self, queue: &[(u32, u32)]) {
@@ -561,23 +732,6 @@ impl<'i, 'a> Placement<'i, 'a> {
         if queue.is_empty() {
             return;
         }
-        // Members are served in rotation; visiting the queue in transposed order
-        // (block b of it to the b-th member in rotation, half the group away from the
-        // actives' order) gives each member a contiguous run of tasks: compact task
-        // sets, few subtopologies per member.
-        let e = ix.num_eligible;
-        let q = queue.len();
-        let transposed: Vec<(u32, u32)>;
-        let queue = if q > e && e > 1 {
-            let k = q.div_ceil(e);
-            transposed = (0..k * e)
-                .map(|j| ((j % e + e / 2) % e) * k + j / e)
-                .filter_map(|i| queue.get(i).copied())
-                .collect();
-            &transposed[..]
-        } else {
-            queue
-        };
         let mut rank = vec![0u32; ix.num_members()];
         for members in ix.all_process_members() {
             for (r, &m) in members
@@ -721,6 +875,7 @@ impl<'i, 'a> Placement<'i, 'a> {
     pub fn into_assignment(self) -> GroupAssignment {
         let ix = self.ix;
         let [actives, standbys, warmups] = self.by_member();
+        let table = SubtopologyTable::new(ix, ix.num_members());
         let members = ix
             .members
             .iter()
@@ -729,9 +884,9 @@ impl<'i, 'a> Placement<'i, 'a> {
                 (
                     spec.member_id.clone(),
                     MemberAssignment {
-                        active: ix.task_set(actives.of(m)),
-                        standby: ix.task_set(standbys.of(m)),
-                        warmup: ix.task_set(warmups.of(m)),
+                        active: ix.task_set(actives.of(m), &table),
+                        standby: ix.task_set(standbys.of(m), &table),
+                        warmup: ix.task_set(warmups.of(m), &table),
                     },
                 )
             })
@@ -814,4 +969,28 @@ fn flat(mut start: Vec<u32>, items: Vec<u32>) -> Flat<u32> {
     start.rotate_right(1);
     start[0] = 0;
     Flat::from_parts(start, items)
+}
+
+/// Sticky standby claims given up (`standbys_given_up`), as (task, member), with a
+/// per-task mark so that most lookups cost one load.
+#[derive(Default)]
+struct GivenUp {
+    claims: Vec<(u32, u32)>,
+    marked: Vec<bool>,
+}
+
+impl GivenUp {
+    fn new(mut claims: Vec<(u32, u32)>, tasks: usize) -> Self {
+        claims.sort_unstable();
+        let mut marked = vec![false; tasks];
+        for &(t, _) in &claims {
+            marked[t as usize] = true;
+        }
+        GivenUp { claims, marked }
+    }
+
+    fn contains(&self, t: u32, m: u32) -> bool {
+        self.marked.get(t as usize).copied().unwrap_or(false)
+            && self.claims.binary_search(&(t, m)).is_ok()
+    }
 }

@@ -4,7 +4,7 @@
 
 use super::convert::{decode, decode_opt, error, output, JsResult};
 use crate::assignor::json::{assignment_config, assignor, AssignmentJsonIn, GroupSpecJson};
-use crate::assignor::{quality::quality, AssignmentConfig, GroupAssignment, GroupSpec};
+use crate::assignor::{quality::quality_with_config, AssignmentConfig, GroupAssignment, GroupSpec};
 use crate::config::CoordinatorConfig;
 use crate::protocol::json::InputError;
 use std::collections::HashMap;
@@ -123,13 +123,17 @@ pub fn assign(assignor_name: JsValue, group_spec: JsValue, config: JsValue) -> J
     Ok(assignment_object(&assignor.assign(&spec, &config)))
 }
 
-/// `assignmentQuality(groupSpec, result)` -> the quality figures of an assignment of
-/// that group (balance, tasks moved, standby spread, warm-ups in flight, rule breaks).
+/// `assignmentQuality(groupSpec, result, config?)` -> the quality figures of an
+/// assignment of that group (balance, spread per subtopology, tasks moved against the
+/// minimum, standby fan-out, standbys unfilled (with a config), warm-ups in flight, rule
+/// breaks).
 #[wasm_bindgen(js_name = assignmentQuality)]
-pub fn assignment_quality(group_spec: JsValue, result: JsValue) -> JsResult {
+pub fn assignment_quality(group_spec: JsValue, result: JsValue, config: JsValue) -> JsResult {
     let spec = spec_of(&group_spec)?;
     let result = decode::<AssignmentJsonIn>(&result, "result")?.into_assignment();
-    output(&quality(&spec, &result))
+    let config: Option<CoordinatorConfig> = decode_opt(&config, "config")?;
+    let config = config.map(|c| assignment_config(&c));
+    output(&quality_with_config(&spec, &result, config.as_ref()))
 }
 
 /// `warmupCaughtUp(groupSpec, config?)` -> true when a member's warm-up task has caught
