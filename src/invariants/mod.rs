@@ -188,8 +188,25 @@ pub fn decode_snapshot(text: &str, what: &str) -> Result<Snapshot, InputError> {
         // A Simulation's snapshot (or just its `coordinator` part, as the page passes
         // for big groups): only the coordinator's part is checked.
         #[derive(Deserialize)]
+        #[serde(rename_all = "camelCase", deny_unknown_fields)]
+        #[allow(dead_code)] // the other keys are only accepted, never read
         struct SimulationPart {
             coordinator: Snapshot,
+            // The rest of a Simulation's snapshot (sim::snapshot::SimSnapshot), unread.
+            #[serde(default)]
+            now_ms: Option<serde::de::IgnoredAny>,
+            #[serde(default)]
+            group_id: Option<serde::de::IgnoredAny>,
+            #[serde(default)]
+            assignor: Option<serde::de::IgnoredAny>,
+            #[serde(default)]
+            num_standby_replicas: Option<serde::de::IgnoredAny>,
+            #[serde(default)]
+            group: Option<serde::de::IgnoredAny>,
+            #[serde(default)]
+            topics: Option<serde::de::IgnoredAny>,
+            #[serde(default)]
+            processes: Option<serde::de::IgnoredAny>,
         }
         impl crate::protocol::json::Validate for SimulationPart {}
         decode_str::<SimulationPart>(text, what).map(|s| s.coordinator)
