@@ -1,6 +1,6 @@
 //! Behaviours of the `highly_available` assignor, ported from the scenarios of Kafka
 //! Streams' `HighAvailabilityTaskAssignorTest` and `ClientTagAwareStandbyTaskAssignorTest`
-//! (expected properties, our own code), run on the broker as SPEC.md section 6 says.
+//! (expected properties, our own code), run on the broker as PROTOCOL.md §6 says.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod assign_support;

@@ -1,6 +1,6 @@
 //! Behaviours of the `sticky` assignor, ported from the scenarios of Kafka's
 //! broker-side `StickyTaskAssignorTest` (expected properties, our own code), plus the
-//! seed's rolling bounce (SPEC 4.4).
+//! seed's rolling bounce (PROTOCOL.md §4.4).
 
 #![cfg(not(target_arch = "wasm32"))]
 

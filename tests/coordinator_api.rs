@@ -1,6 +1,6 @@
 //! The rest of API.md's Coordinator: describe, listGroups, the consumer-group side,
 //! offsetCommit / offsetFetch with member-epoch checks, snapshot; and the process-level
-//! exclusivity rule of SPEC 4.2.
+//! exclusivity rule of PROTOCOL.md §4.2.
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;

@@ -1,7 +1,7 @@
-//! SPEC.md sections 3 and 4, one test per rule, through `Coordinator::heartbeat`:
+//! PROTOCOL.md §3 and §4, one test per rule, through `Coordinator::heartbeat`:
 //! each asserts the exact error code, status code and message. Behaviours and
 //! expected values follow Kafka's GroupMetadataManagerTest / StreamsGroupTest /
-//! static-member tests where they agree with SPEC.md (ported, not copied).
+//! static-member tests where they agree with PROTOCOL.md (ported, not copied).
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;

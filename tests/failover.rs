@@ -1,4 +1,4 @@
-//! Records and fail-over (SPEC.md section 1): a coordinator rebuilt from `records()`
+//! Records and fail-over (PROTOCOL.md §8): a coordinator rebuilt from `records()`
 //! (through their JSON form) at any point answers every later request exactly as the
 //! original does: responses, events, describe, snapshot and further records.
 #![cfg(not(target_arch = "wasm32"))]

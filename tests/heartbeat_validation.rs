@@ -1,4 +1,4 @@
-//! SPEC.md section 2 through `Coordinator::heartbeat`: each rule on its own, with the
+//! PROTOCOL.md §2 through `Coordinator::heartbeat`: each rule on its own, with the
 //! error code and message it answers. The base requests pass every rule, so each case
 //! breaks exactly one.
 #![cfg(not(target_arch = "wasm32"))]
@@ -255,7 +255,7 @@ fn an_owned_task_outside_the_groups_topology_is_an_invalid_request() {
     }
 }
 
-/// One topology per invariant of SPEC.md section 2, with a word its error must name.
+/// One topology per invariant of PROTOCOL.md §2, with a word its error must name.
 fn broken_topologies() -> Vec<(&'static str, Value, &'static str)> {
     vec![
         ("no subtopology", json!([]), "no subtopologies"),

@@ -1,4 +1,4 @@
-//! The seed's rolling bounce to topology epoch 1 (SPEC.md 4.4, "Topology updates"):
+//! The seed's rolling bounce to topology epoch 1 (PROTOCOL.md §4.4, "Topology updates"):
 //! three members, one subtopology of nine partitions (T1-T9 = partitions 0-8).
 //! Prints the assignment after each step so it can be compared with the seed.
 

@@ -99,7 +99,7 @@ fn assert_stable(f: &SimSnapshot) {
     );
 }
 
-/// No task is ever run actively by two processes at once (SPEC 4.2).
+/// No task is ever run actively by two processes at once (PROTOCOL.md §4.2).
 fn assert_never_doubly_owned(frames: &[SimSnapshot]) {
     for f in frames {
         let mut seen = BTreeSet::new();
@@ -206,7 +206,7 @@ fn rolling_bounce_follows_the_seed_example() {
         .all(|p| p.members.iter().all(|m| m.statuses.is_empty())));
 
     // Through it all: a member whose topology epoch is behind the group's never
-    // gains a task (SPEC 4.4).
+    // gains a task (PROTOCOL.md §4.4).
     let mut prev: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for f in &frames {
         let Some(g) = &f.group else { continue };

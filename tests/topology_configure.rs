@@ -1,4 +1,4 @@
-//! SPEC.md section 5: `configure` against the simulated cluster. One table row per
+//! PROTOCOL.md §5: `configure` against the simulated cluster. One table row per
 //! rule, with the exact status code and detail; then the configured values (partition
 //! counts, task counts, internal topics to create) of ready and almost-ready topologies.
 

@@ -1,4 +1,4 @@
-//! SPEC.md section 5, internal topic creation: one creation in flight, completion after
+//! PROTOCOL.md §5.5, internal topic creation: one creation in flight, completion after
 //! the configured delay, exponential back-off after failures, no attempt without CREATE
 //! permission, and the MISSING_INTERNAL_TOPICS detail for each case.
 

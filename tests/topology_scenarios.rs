@@ -1,4 +1,4 @@
-//! SPEC.md section 5 end to end through the Rust Coordinator API: every status of
+//! PROTOCOL.md §5 end to end through the Rust Coordinator API: every status of
 //! statuses 1 to 4 is produced and then cleared by a change to the cluster, with the
 //! group NotReady (every target empty) in between. The same scenarios run through the
 //! JS API in `wasm_topology_scenarios.rs`.
@@ -398,7 +398,7 @@ fn rebuilt_from_records_answers_the_same() {
     assert_eq!(c.cluster, rebuilt.cluster);
 }
 
-/// Statuses 1 to 4 at once (SPEC.md section 1: every status that holds, in code
+/// Statuses 1 to 4 at once (PROTOCOL.md §1.3: every status that holds, in code
 /// order): `r`'s count waits for its missing upstream source, `join-changelog` for an
 /// inconsistent copartition group; `new-changelog`'s count is decided, so it is
 /// created while the other statuses hold. Then each is cleared.

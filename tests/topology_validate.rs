@@ -1,4 +1,4 @@
-//! SPEC.md section 2: every topology invariant whose breach is STREAMS_INVALID_TOPOLOGY,
+//! PROTOCOL.md §2: every topology invariant whose breach is STREAMS_INVALID_TOPOLOGY,
 //! with its message; and topologies that hold them all pass.
 
 mod topology_support;

@@ -1,4 +1,4 @@
-//! The probing rebalance (SPEC 6) through the Coordinator API: with `highly_available`
+//! The probing rebalance (PROTOCOL.md §6.4) through the Coordinator API: with `highly_available`
 //! a lagging member first gets warm-ups while the caught-up owner keeps the tasks
 //! active; once its reported offsets are within `acceptableRecoveryLag` the group epoch
 //! goes up, the owner revokes first, the tasks move and the warm-ups are gone. A

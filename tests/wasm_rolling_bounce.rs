@@ -1,4 +1,4 @@
-//! The seed's rolling bounce (SPEC.md 4.4) through the JS API, once with requests as
+//! The seed's rolling bounce (PROTOCOL.md §4.4) through the JS API, once with requests as
 //! JSON strings and once as JS objects: both must give the same answers, converge to
 //! 3/3/3, never give a stale member a task, and never give a task two owners. Then
 //! `records()` rebuilds an equal coordinator through `Coordinator.fromRecords`.

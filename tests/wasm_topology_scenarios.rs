@@ -1,4 +1,4 @@
-//! SPEC.md section 5 through the JS API (Node, and headless Chrome with
+//! PROTOCOL.md §5 through the JS API (Node, and headless Chrome with
 //! WASM_BINDGEN_USE_BROWSER=1): each of statuses 1 to 4 is produced and cleared by
 //! `createTopics`, `deleteTopics`, `createPartitions`, `setAcls` and `advanceTime`,
 //! with the group state from `describe`. The same scenarios run natively in

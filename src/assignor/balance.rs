@@ -3,7 +3,7 @@
 //!
 //! Members are the capacity units (a process with three members counts three times).
 //! A member whose topology epoch differs from the group's may keep what it owns but
-//! never gains (SPEC 4.4), so its capacity is what it owns: if that is below the fair
+//! never gains (PROTOCOL.md §4.4), so its capacity is what it owns: if that is below the fair
 //! share it is "fixed" (keeps everything, counts for nothing else) and the rest of the
 //! tasks are shared among the others.
 

@@ -55,7 +55,7 @@ pub struct GroupSpec {
     pub subtopologies: Vec<SubtopologySpec>,
     /// Sorted by member id.
     pub members: Vec<MemberSpec>,
-    /// The group's topology epoch: members at another epoch never gain a task (SPEC 4.4).
+    /// The group's topology epoch: members at another epoch never gain a task (PROTOCOL.md §4.4).
     pub topology_epoch: i32,
 }
 

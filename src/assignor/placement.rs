@@ -2,7 +2,7 @@
 //! which role, the per-member and per-process counts, the sticky active passes and
 //! the standby pass.
 //!
-//! A process never holds a task twice, in any role (SPEC 4.2): `process_holds` is
+//! A process never holds a task twice, in any role (PROTOCOL.md §4.2): `process_holds` is
 //! checked before every standby and warm-up placement.
 
 use super::balance::{Quota, Targets};

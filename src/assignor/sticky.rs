@@ -11,7 +11,7 @@
 //! the members after it (its tasks find warm standbys on many members when it fails).
 //! Unlike Kafka's, every tie breaks on sorted ids, so the result is reproducible, and
 //! a member's share never differs from another's by more than one task unless a
-//! stale member (SPEC 4.4) keeps fewer.
+//! stale member (PROTOCOL.md §4.4) keeps fewer.
 
 use super::index::Index;
 use super::placement::Placement;

@@ -1,6 +1,6 @@
 //! The simulated cluster's admin calls (createTopics, deleteTopics, setAcls): each
 //! change is a record, and every group's topology is reconfigured against it (the
-//! group epoch moves on the group's next heartbeat, SPEC 4.1).
+//! group epoch moves on the group's next heartbeat, PROTOCOL.md §4.1).
 
 use super::records::*;
 use super::replay::acl_value;

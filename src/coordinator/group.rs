@@ -1,5 +1,5 @@
 //! A streams group: epochs, topology, members, target assignment, and the
-//! process-level ownership map that keeps a task from having two owners (SPEC 4.2).
+//! process-level ownership map that keeps a task from having two owners (PROTOCOL.md §4.2).
 
 use super::member::StreamsMember;
 use super::tasks::{Role, TasksTuple};
@@ -9,7 +9,7 @@ use crate::topology::ConfiguredTopology;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// SPEC 4.3. Wire names are Kafka's.
+/// PROTOCOL.md §4.3. Wire names are Kafka's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum GroupState {
     Empty,
@@ -122,7 +122,7 @@ impl StreamsGroup {
 
     /// May `member_id` be given (subtopology, partition) in `role` now? Not while
     /// another member holds it as active (for an active task), nor while any member of
-    /// the same process, itself included, holds it in another role (SPEC 4.2).
+    /// the same process, itself included, holds it in another role (PROTOCOL.md §4.2).
     pub fn is_free(&self, member_id: &str, role: Role, subtopology: &str, partition: i32) -> bool {
         let Some(holders) = self.owners.get(subtopology).and_then(|m| m.get(&partition)) else {
             return true;
@@ -169,7 +169,7 @@ impl StreamsGroup {
         }
     }
 
-    /// Members whose topology epoch is behind the group's (SPEC 4.4).
+    /// Members whose topology epoch is behind the group's (PROTOCOL.md §4.4).
     pub fn is_stale(&self, member: &StreamsMember) -> bool {
         self.topology_epoch()
             .is_some_and(|e| member.meta.topology_epoch < e)

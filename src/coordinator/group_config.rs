@@ -1,7 +1,7 @@
 //! Group configs changed at run time (`setGroupConfig`): the assignor and the
 //! parameters it reads. They apply to every streams group of this coordinator. A change
 //! is a record, so a rebuilt coordinator has it too; and as Kafka does when
-//! num.standby.replicas changes (reference section 6), the next heartbeat of each
+//! num.standby.replicas changes (PROTOCOL.md §7.3), the next heartbeat of each
 //! streams group bumps its group epoch, so the next target is computed with it.
 //!
 //! The bump rides on the group's metadata hash: the hash recorded at a bump is the

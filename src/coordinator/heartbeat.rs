@@ -1,4 +1,4 @@
-//! StreamsGroupHeartbeat handling (SPEC.md section 3): authorization, validation,
+//! StreamsGroupHeartbeat handling (PROTOCOL.md §3): authorization, validation,
 //! join / heartbeat / leave. A join or heartbeat is `check` (reads only, returns a
 //! `Plan`), `commit` (writes the plan's records and what follows from them) and
 //! `respond`; the one refusal that changes the group is FENCED_MEMBER_EPOCH, which

@@ -1,6 +1,6 @@
 //! The hash of a group's configured topology kept in its GroupMetadata record: when the
 //! configured topology's hash differs from the recorded one, the next heartbeat bumps
-//! the group epoch (SPEC 4.1: topic metadata changed).
+//! the group epoch (PROTOCOL.md §4.1: topic metadata changed).
 //!
 //! It hashes an explicit canonical tuple: what decides the tasks (subtopology ids, task
 //! counts, topic names, partition counts) and the status codes, never message text,

@@ -253,7 +253,7 @@ impl Coordinator {
         }
     }
 
-    /// A StreamsGroupHeartbeat (SPEC.md sections 2 to 4). A `nowMs` in the past is
+    /// A StreamsGroupHeartbeat (PROTOCOL.md §2 to §4). A `nowMs` in the past is
     /// ignored here (the JS binding rejects it through `check_context`).
     pub fn heartbeat(
         &mut self,

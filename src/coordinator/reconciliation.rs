@@ -1,5 +1,5 @@
 //! Reconciliation of one member towards its target assignment (Kafka's
-//! `CurrentAssignmentBuilder`, reference 2.7; SPEC 4.1 and 4.2).
+//! `CurrentAssignmentBuilder`; PROTOCOL.md §4.1 and §4.2).
 //!
 //! A task is added only when it is free (`is_free`: no other owner still holds it,
 //! no member of the same process holds it in another role), so a task never has two

@@ -1,4 +1,4 @@
-//! The coordinator's record log (SPEC.md section 1): Kafka's streams group records,
+//! The coordinator's record log (PROTOCOL.md §8): Kafka's streams group records,
 //! plus what Kafka keeps in memory only (task offsets, the shutdown request, what each
 //! member was last sent, timers), the consumer-group and offset records, and the
 //! simulated cluster's own metadata (topics, ACLs) and clock.

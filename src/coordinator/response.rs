@@ -1,4 +1,4 @@
-//! What a heartbeat response carries besides epochs: the statuses that hold (SPEC 1,
+//! What a heartbeat response carries besides epochs: the statuses that hold (PROTOCOL.md §1.3,
 //! in code order) and the IQ `partitionsByUserEndpoint`.
 
 use super::group::StreamsGroup;

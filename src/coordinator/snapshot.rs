@@ -38,7 +38,7 @@ pub struct MemberSnapshot {
     pub client_tags: Vec<KeyValue>,
     pub user_endpoint: Option<Endpoint>,
     pub topology_epoch: i32,
-    /// Behind the group's topology epoch: gets no new tasks (SPEC 4.4).
+    /// Behind the group's topology epoch: gets no new tasks (PROTOCOL.md §4.4).
     pub stale: bool,
     pub member_epoch: i32,
     pub previous_member_epoch: i32,

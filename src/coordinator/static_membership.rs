@@ -1,5 +1,5 @@
 //! Member lookup on a heartbeat: dynamic members by member id, static members by
-//! instance id (reference 2.8): a join takes over the assignment of an instance that
+//! instance id (PROTOCOL.md §10): a join takes over the assignment of an instance that
 //! left with epoch -2; an instance still held is UNRELEASED_INSTANCE_ID; another
 //! member id for a known instance is FENCED_INSTANCE_ID.
 

@@ -1,4 +1,4 @@
-//! The target assignment (SPEC 4.1, 4.4): computed by the configured assignor when
+//! The target assignment (PROTOCOL.md §4.1, §4.4): computed by the configured assignor when
 //! the group epoch is ahead of the assignment epoch; empty for everyone while the
 //! group is NotReady. The coordinator itself enforces that a member whose topology
 //! epoch is behind the group's never gains a task, whatever the assignor says.

@@ -1,4 +1,4 @@
-//! `internalTopicConfigMismatch` events (SPEC.md section 5): when a change to the
+//! `internalTopicConfigMismatch` events (PROTOCOL.md §5.7): when a change to the
 //! cluster or to a group's topology makes a configuration find an existing internal
 //! topic whose settings (other than its partition count) differ from the topology's,
 //! the difference is reported once as an event and otherwise ignored. Only live writes

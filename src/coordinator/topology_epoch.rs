@@ -1,4 +1,4 @@
-//! Topology epochs on join (SPEC 3 step 2, 4.4): the request's epoch ER against the
+//! Topology epochs on join (PROTOCOL.md §3.1 step 4, §4.4): the request's epoch ER against the
 //! group's EG. Kafka rejects every topology update; we implement the seed's rules.
 
 use crate::protocol::ErrorCode::{STREAMS_INVALID_TOPOLOGY_EPOCH, STREAMS_TOPOLOGY_FENCED};

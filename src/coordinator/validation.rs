@@ -1,4 +1,4 @@
-//! Request validation (SPEC.md section 2): checks that need no group state.
+//! Request validation (PROTOCOL.md §2): checks that need no group state.
 //! Failures are INVALID_REQUEST (or STREAMS_INVALID_TOPOLOGY for the topology's own
 //! invariants); the group is not touched.
 

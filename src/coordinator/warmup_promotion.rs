@@ -1,4 +1,4 @@
-//! The probing rebalance (SPEC 6): a warm-up that caught up (its process's lag within
+//! The probing rebalance (PROTOCOL.md §6.4): a warm-up that caught up (its process's lag within
 //! `acceptableRecoveryLag`) bumps the group epoch, so the next target moves the task to
 //! it. Decided from recorded state only (offsets are recorded before the decision), so
 //! a rebuilt coordinator decides the same; and only when the new target would differ

@@ -1,4 +1,4 @@
-//! Kafka error codes used by streams groups (SPEC.md section 1), with Kafka's numbers
+//! Kafka error codes used by streams groups (PROTOCOL.md §1.5), with Kafka's numbers
 //! and names.
 
 use serde::{Serialize, Serializer};

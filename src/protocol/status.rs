@@ -1,4 +1,4 @@
-//! Heartbeat status codes, in revision 58's numbering (SPEC.md section 1).
+//! Heartbeat status codes, in revision 58's numbering (PROTOCOL.md §1.3).
 
 use serde::{Serialize, Serializer};
 
@@ -42,7 +42,7 @@ impl StatusCode {
         StatusCode::ALL.iter().copied().find(|s| s.code() == code)
     }
 
-    /// Statuses 1 to 4 make a group NotReady (SPEC.md section 5).
+    /// Statuses 1 to 4 make a group NotReady (PROTOCOL.md §5.6).
     pub fn blocks_assignment(self) -> bool {
         matches!(
             self,

@@ -1,5 +1,5 @@
-//! `configure`: resolves a validated topology against the cluster's topics, in SPEC.md
-//! section 5's order, and reports every status of 1-4 that holds (SPEC.md section 1: a
+//! `configure`: resolves a validated topology against the cluster's topics, in PROTOCOL.md
+//! §5's order, and reports every status of 1-4 that holds (PROTOCOL.md §1.3: a
 //! response carries every status that holds, in code order):
 //! 1. source topics and regexes -> MISSING_SOURCE_TOPICS;
 //! 2. repartition partition counts (`repartition`), a loop -> STREAMS_INVALID_TOPOLOGY;

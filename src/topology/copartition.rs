@@ -1,4 +1,4 @@
-//! Copartition groups (SPEC.md section 5): the topics a subtopology joins must have the
+//! Copartition groups (PROTOCOL.md §5.3): the topics a subtopology joins must have the
 //! same number of partitions. External topics that disagree are
 //! INCONSISTENT_SOURCE_TOPICS (nothing in the group can fix them); repartition topics
 //! are forced to the group's count, and one whose count the topology fixed otherwise is
@@ -134,7 +134,7 @@ pub fn enforce(
 #[cfg(test)]
 mod tests {
     //! Behaviours ported from Kafka's CopartitionedTopicsEnforcerTest; where Kafka
-    //! reports external topics that disagree as an internal-topic problem, SPEC.md's
+    //! reports external topics that disagree as an internal-topic problem, PROTOCOL.md's
     //! INCONSISTENT_SOURCE_TOPICS is used.
     use super::*;
 

@@ -1,4 +1,4 @@
-//! The coordinator's creation of missing internal topics (SPEC.md section 5), one
+//! The coordinator's creation of missing internal topics (PROTOCOL.md §5.5), one
 //! `InternalTopicCreation` per group:
 //! - a heartbeat that finds internal topics missing calls `on_missing`, which starts a
 //!   creation unless one is in flight, the back-off after a failure has not passed, or

@@ -1,4 +1,4 @@
-//! Topology configuration (SPEC.md section 5): a pure function of (topology, cluster
+//! Topology configuration (PROTOCOL.md §5): a pure function of (topology, cluster
 //! metadata) to a configured topology or a status that keeps the group NotReady.
 //!
 //! Seam with the coordinator:

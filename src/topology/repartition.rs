@@ -1,4 +1,4 @@
-//! Partition counts of repartition topics (SPEC.md section 5): a fixed count (> 0 in
+//! Partition counts of repartition topics (PROTOCOL.md §5.2): a fixed count (> 0 in
 //! the topology) wins; every other repartition topic gets the maximum partition count
 //! over the inputs of the subtopology that writes it, repeated to a fix point. Counts
 //! only grow and are bounded by the largest input, so the work list empties, and the

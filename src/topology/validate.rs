@@ -1,4 +1,4 @@
-//! The invariants a topology must hold when a member sends it (SPEC.md section 2):
+//! The invariants a topology must hold when a member sends it (PROTOCOL.md §2):
 //! each broken one is STREAMS_INVALID_TOPOLOGY with a message naming what is wrong.
 //! Only the structure is checked here; the cluster is not consulted.
 

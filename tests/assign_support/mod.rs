@@ -143,7 +143,7 @@ pub fn assert_invariants(spec: &GroupSpec, config: &AssignmentConfig, a: &GroupA
             assert!(set.is_subset(&known), "{}: unknown tasks", m.member_id);
         }
         if m.topology_epoch != spec.topology_epoch {
-            // SPEC 4.4: a stale member never gains a task.
+            // PROTOCOL.md §4.4: a stale member never gains a task.
             assert!(
                 got.active.is_subset(&m.active),
                 "stale {} gained",

@@ -25,7 +25,7 @@ test("hovering a term gives the rule behind it, and describe prints the group", 
   const { page, context } = await open(browser, `${server.url}#preset=rolling-bounce&step=24`);
   assert.match(await page.getAttribute("dt[data-rule=groupEpoch]", "title"), /group epoch goes up by one whenever membership/);
   assert.match(await page.getAttribute("dt[data-rule=assignmentEpoch]", "title"), /group epoch the target assignment was computed for/);
-  assert.match(await page.getAttribute("#group-state", "title"), /SPEC 4\.3/);
+  assert.match(await page.getAttribute("#group-state", "title"), /PROTOCOL\.md §4\.3/);
   // Each term links to its section of docs/PROTOCOL.md in the repository.
   assert.equal(await page.getAttribute("dt[data-rule=groupState] a.rule-link", "href"),
     "https://github.com/streams-rebalance/streams-rebalance/blob/main/docs/PROTOCOL.md#43-group-states");

@@ -1,4 +1,4 @@
-//! `check`: every check of a join or heartbeat (SPEC.md section 3), and the plan of what
+//! `check`: every check of a join or heartbeat (PROTOCOL.md §3), and the plan of what
 //! it will change. It reads the coordinator only (`&self`), so "nothing changes until
 //! all checks pass" holds by construction; `commit` then writes the plan.
 
@@ -44,7 +44,7 @@ pub(super) struct MemberPlan {
     pub is_new: bool,
 }
 
-/// A static member's restart (reference 2.8): the new member id inherits the old
+/// A static member's restart (PROTOCOL.md §10): the new member id inherits the old
 /// member's metadata, target and assigned tasks, at member epoch 0.
 pub(super) struct TakeOver {
     pub old_id: String,

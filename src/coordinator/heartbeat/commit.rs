@@ -1,5 +1,5 @@
 //! `commit`: writes what `check` planned for a join or heartbeat, then what follows
-//! from it (SPEC.md sections 3 and 4): the group epoch, the internal topics to create,
+//! from it (PROTOCOL.md §3 and §4): the group epoch, the internal topics to create,
 //! a new target, and the member's reconciliation. Every change is a record.
 
 use super::check::{MemberPlan, Plan, TakeOver};
@@ -22,7 +22,7 @@ impl Coordinator {
         let mut bump = self.commit_topology(gid, plan.new_topology);
         bump |= self.commit_member(gid, &plan.member);
 
-        // A warm-up that caught up moves its task (the probing rebalance, SPEC 6).
+        // A warm-up that caught up moves its task (the probing rebalance, PROTOCOL.md §6.4).
         let offsets_changed = self.record_task_offsets(gid, member_id, plan.req);
         if !bump {
             bump = self.warmup_promotion_due(gid, member_id, offsets_changed);
@@ -198,7 +198,7 @@ impl Coordinator {
         may_create
     }
 
-    /// Reconciles the member towards its target (SPEC 4.2) with the tasks it reports
+    /// Reconciles the member towards its target (PROTOCOL.md §4.2) with the tasks it reports
     /// owning (or, when it reports nothing new, those it reported last), and rearms its
     /// session and rebalance timers.
     fn reconcile(
