@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every test of the project, stopping at the first failure. Test files are found by
-# glob (tests/*.rs, tests/node/*.test.mjs, tests/e2e/*.test.mjs), never listed here.
+# Every test of the project, stopping at the first failure. The Rust integration tests
+# are one binary (tests/it/main.rs); the Node and page tests are found by glob
+# (tests/node/*.test.mjs, tests/e2e/*.test.mjs), never listed here.
 # Expects the tools of scripts/setup.sh (`make test` runs it first).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,6 +1,6 @@
 // The web build's assign() in headless Chromium (www/pkg/index.js, the package's
 // `./web` entry): after init() it gives exactly the native output of the shared
-// fixture (tests/fixtures/assign_cases.json, kept by tests/assign_json.rs), a member
+// fixture (tests/fixtures/assign_cases.json, kept by tests/it/assign_json.rs), a member
 // named "__proto__" is an own property of the result, and hostile specs throw Errors
 // that carry .kind and .path.
 import { test, before, after } from "node:test";
