@@ -3,10 +3,14 @@
 //! `#![cfg(not(target_arch = "wasm32"))]`; the wasm tests start with
 //! `#![cfg(target_arch = "wasm32")]` and run in Node and in headless browsers.
 
+#[cfg(not(target_arch = "wasm32"))]
 mod assign_support;
+// On wasm32 the native-only modules that use the rest are compiled out.
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 mod common;
 #[cfg(not(target_arch = "wasm32"))]
 mod hardening_support;
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 mod topology_support;
 
 mod assign_json;
