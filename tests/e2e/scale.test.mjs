@@ -82,11 +82,12 @@ test("only chips whose owner or role changed slide (rolling bounce, every step)"
       assert.ok(!had.has(`${member} ${role} ${task}`), `step ${i}: ${m} slides but was there already`);
     }
     if (i === 14) {
-      // The issue's case: B's chips stay put while the lane above it changes.
-      for (const t of ["0_3", "0_4", "0_5", "0_8"]) {
-        assert.ok(now["B-1"].active.includes(t) && prev["B-1"].active.includes(t), `B-1 keeps ${t}`);
-        assert.ok(!moving.includes(`B-1 active ${t}`), `step 14: B-1's ${t} must not slide`);
-      }
+      // The issue's case: B's chips stay put while the lane above it changes (with the
+      // old contiguous placement these were 0_3, 0_4, 0_5, 0_8; which tasks B keeps
+      // depends on the assignor, that it keeps some and none slides does not).
+      const kept = now["B-1"].active.filter((t) => prev["B-1"].active.includes(t));
+      assert.ok(kept.length >= 2, `B-1 keeps some of its actives at step 14 (${kept})`);
+      for (const t of kept) assert.ok(!moving.includes(`B-1 active ${t}`), `step 14: B-1's ${t} must not slide`);
     }
     slid += moving.length;
     prev = now;
