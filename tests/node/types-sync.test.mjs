@@ -112,10 +112,8 @@ test("the outputs typed by hand have the declared fields", () => {
     ],
   };
   const result = m.assign("sticky", spec, { numStandbyReplicas: 1 });
-  const quality = m.assignmentQuality(spec, result);
-  conforms(quality, "AssignmentQuality");
-  const q = interfaces.get("AssignmentQuality");
-  for (const k of Object.keys(quality)) assert.ok(q.required.has(k), `assignmentQuality field ${k} is not declared`);
+  // AssignmentQuality is derived from the Rust type (ts-rs): nothing to check by hand.
+  assert.equal(typeof m.assignmentQuality(spec, result).subtopologySpread.mean, "number");
   assert.equal(typeof m.warmupCaughtUp(spec), "boolean");
   conforms(m.version(), "Version");
   const codes = m.errorCodes();
