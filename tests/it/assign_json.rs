@@ -2,7 +2,7 @@
 //! the output shape is API.md's, and the cross-runtime fixture
 //! (tests/fixtures/assign_cases.json, checked by tests/it/wasm_assign.rs in Node and
 //! headless Chrome) is what the native code produces. Regenerate it with
-//! `UPDATE_FIXTURES=1 cargo test --test it assign_json`.
+//! `UPDATE_EXPECT=1 cargo test --test it assign_json` (expect-test).
 #![cfg(not(target_arch = "wasm32"))]
 
 use serde_json::{json, Value};
@@ -251,18 +251,8 @@ fn the_cross_runtime_fixture_is_current() {
         })
         .collect();
     let text = serde_json::to_string_pretty(&cases).expect("JSON") + "\n";
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/assign_cases.json"
-    );
-    if std::env::var_os("UPDATE_FIXTURES").is_some() {
-        std::fs::write(path, &text).expect("writes the fixture");
-    }
-    let current = std::fs::read_to_string(path).unwrap_or_default();
-    assert!(
-        current == text,
-        "{path} is stale: run UPDATE_FIXTURES=1 cargo test --test it assign_json"
-    );
+    // UPDATE_EXPECT=1 cargo test --test it assign_json rewrites the fixture.
+    expect_test::expect_file!["../fixtures/assign_cases.json"].assert_eq(&text);
 }
 
 #[test]

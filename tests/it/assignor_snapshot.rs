@@ -3,7 +3,7 @@
 //! (processes of several members, stale members, overlapping previous tasks in every
 //! role, offsets, client tags, 0-2 standbys, warm-up limits). Speed work must not
 //! change what the assignors decide; a deliberate change of output regenerates the
-//! digests with `UPDATE_FIXTURES=1 cargo test --test it assignor_snapshot` and says why
+//! digests with `UPDATE_EXPECT=1 cargo test --test it assignor_snapshot` and says why
 //! in its commit.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -15,8 +15,6 @@ use streams_rebalance::assignor::{
     by_name, AssignmentConfig, GroupAssignment, GroupSpec, MemberSpec, SubtopologySpec,
 };
 use streams_rebalance::task::{TaskId, TaskSet};
-
-const DIGESTS: &str = "tests/fixtures/assignor_digests.txt";
 
 /// FNV-1a over the assignment's canonical form (member, role, subtopology, partitions).
 fn digest(a: &GroupAssignment) -> u64 {
@@ -230,22 +228,8 @@ fn all_digests() -> String {
 
 #[test]
 fn assignments_match_the_pinned_digests() {
-    let now = all_digests();
-    if std::env::var_os("UPDATE_FIXTURES").is_some() {
-        std::fs::write(DIGESTS, &now).expect("write digests");
-        return;
-    }
-    let pinned = std::fs::read_to_string(DIGESTS).expect("digests fixture");
-    let diffs: Vec<(&str, &str)> = pinned
-        .lines()
-        .zip(now.lines())
-        .filter(|(a, b)| a != b)
-        .take(10)
-        .collect();
-    assert!(
-        diffs.is_empty() && pinned.lines().count() == now.lines().count(),
-        "assignments changed (pinned vs now): {diffs:#?}"
-    );
+    // UPDATE_EXPECT=1 cargo test --test it assignor_snapshot rewrites the digests.
+    expect_test::expect_file!["../fixtures/assignor_digests.txt"].assert_eq(&all_digests());
 }
 
 #[test]
