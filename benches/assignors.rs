@@ -19,6 +19,13 @@
 //!   with it every size of INPUTS.md and K = 50 too (`--full` is the same).
 //!   `--quality` skips the timing (quality figures only, fast); `--once` runs each
 //!   case's assignment once, nothing else (for callgrind, see `measured`).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a benchmark stops loudly on a bad input"
+)]
 
 #[cfg(target_arch = "wasm32")]
 fn main() {}

@@ -5,6 +5,13 @@
 //!   `sticky`), then every member heartbeating until the group is Stable.
 //!
 //! `cargo bench --bench coordinator`
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a benchmark stops loudly on a bad input"
+)]
 
 #[cfg(target_arch = "wasm32")]
 fn main() {}

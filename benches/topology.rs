@@ -3,6 +3,13 @@
 //! of P partitions, every second one with a changelog), on a chain of repartition
 //! topics with copartitioned joins, and on regex sources over many topics. Run with
 //! `cargo bench --bench topology`; figures in BENCHMARKS.md.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a benchmark stops loudly on a bad input"
+)]
 
 #[cfg(target_arch = "wasm32")]
 fn main() {}

@@ -6,6 +6,13 @@
 //!
 //! `cargo run --release --example assignment_quality -- FILE...` prints one JSON line
 //! of figures per file.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a developer tool stops loudly on a bad input"
+)]
 
 use streams_rebalance::assignor::json::{decode_assignment, decode_config, decode_spec};
 use streams_rebalance::assignor::quality::quality_with_config;

@@ -4,6 +4,13 @@
 //! time, the heartbeats sent, peak memory (Linux VmHWM) and the size of `records()`.
 //!
 //! `cargo run --release --example join_storm -- [members] [assignor]`
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a developer tool stops loudly on a bad input"
+)]
 
 use std::time::Instant;
 use streams_rebalance::config::CoordinatorConfig;

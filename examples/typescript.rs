@@ -3,6 +3,13 @@
 //! ahead of the declarations it cannot derive (pkg/types/api.d.ts: the classes and
 //! functions, and the types of hand-built outputs).
 //!   cargo run --example typescript > types.d.ts
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "a developer tool stops loudly on a bad input"
+)]
 
 use streams_rebalance::assignor::json::{
     AssignmentJsonIn, GroupSpecJson, MemberAssignmentJsonIn, MemberJson, SubtopologyJson,
@@ -81,6 +88,7 @@ fn main() {
         RequestContext,
         GroupConfigUpdate,
         GroupConfigValue,
+        events::Kind,
         events::Event,
         CreatableTopic,
         CreatePartitionsTopic,
@@ -133,6 +141,8 @@ fn main() {
         Action,
         TimedAction,
         Scenario,
+        event::SimKind,
+        event::Kind,
         event::Event,
         sim::TaskLists,
         sim::ErrorView,

@@ -1,4 +1,10 @@
 //! Tasks and sets of tasks: a task is (subtopology id, partition).
+#![allow(
+    clippy::indexing_slicing,
+    reason = "TaskSet's runs index its own partitions vector: the runs are built \
+              together with the partitions (their ends asserted in `from_normalized_runs`), so \
+              the bounds hold by construction"
+)]
 
 use crate::protocol::TaskIds;
 use std::sync::Arc;

@@ -87,12 +87,6 @@ export type AssignorName = "sticky" | "highly_available";
 /** Another name for TopicResult. */
 export type CreateTopicResult = TopicResult;
 
-export type CoordinatorEventKind =
-  | "sessionTimeout"
-  | "rebalanceTimeout"
-  | "internalTopicsCreated"
-  | "internalTopicsCreationFailed"
-  | "internalTopicConfigMismatch";
 // ---------------------------------------------------------------------------------
 // The coordinator
 
@@ -298,7 +292,7 @@ export declare function statusCodes(): CodeTable<keyof StatusCodes>;
 /** The invariant rules (`Violation.rule`), in the README's order. */
 export declare function invariantRules(): InvariantRule[];
 /** The kinds of events of advanceTime() and of a Simulation's steps. */
-export declare function eventKinds(): { coordinator: CoordinatorEventKind[]; simulation: string[] };
+export declare function eventKinds(): { coordinator: CoordinatorEventKind[]; simulation: SimKind[] };
 /** The process id a Simulation gives the next process it starts without one. */
 export declare function nextProcessId(taken: string[]): string;
 

@@ -142,8 +142,8 @@ impl Coordinator {
                 continue;
             };
             for p in 0..meta.num_partitions.max(0) {
-                let who = subs[(p as usize) % subs.len()];
-                if let Some(a) = next.get_mut(who) {
+                let who = subs.get((p as usize) % subs.len().max(1));
+                if let Some(a) = who.and_then(|w| next.get_mut(*w)) {
                     a.entry((*topic).to_owned()).or_default().push(p);
                 }
             }

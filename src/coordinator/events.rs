@@ -14,24 +14,49 @@ pub struct Event {
     #[serde(with = "int64")]
     #[ts(type = "Int64")]
     pub at_ms: i64,
-    pub kind: String,
+    pub kind: Kind,
     pub group_id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub member_id: Option<String>,
     pub detail: String,
 }
 
-pub const SESSION_TIMEOUT: &str = "sessionTimeout";
-pub const REBALANCE_TIMEOUT: &str = "rebalanceTimeout";
-pub const INTERNAL_TOPICS_CREATED: &str = "internalTopicsCreated";
-pub const INTERNAL_TOPICS_CREATION_FAILED: &str = "internalTopicsCreationFailed";
-pub const INTERNAL_TOPIC_CONFIG_MISMATCH: &str = "internalTopicConfigMismatch";
+/// What happened, as the API names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(rename = "CoordinatorEventKind")]
+pub enum Kind {
+    SessionTimeout,
+    RebalanceTimeout,
+    InternalTopicsCreated,
+    InternalTopicsCreationFailed,
+    InternalTopicConfigMismatch,
+}
 
-/// Every kind, in the order the API lists them.
-pub const KINDS: [&str; 5] = [
-    SESSION_TIMEOUT,
-    REBALANCE_TIMEOUT,
-    INTERNAL_TOPICS_CREATED,
-    INTERNAL_TOPICS_CREATION_FAILED,
-    INTERNAL_TOPIC_CONFIG_MISMATCH,
-];
+impl Kind {
+    /// Every kind, in the order the API lists them.
+    pub const ALL: [Kind; 5] = [
+        Kind::SessionTimeout,
+        Kind::RebalanceTimeout,
+        Kind::InternalTopicsCreated,
+        Kind::InternalTopicsCreationFailed,
+        Kind::InternalTopicConfigMismatch,
+    ];
+
+    /// The name on the wire (`sessionTimeout`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::SessionTimeout => "sessionTimeout",
+            Kind::RebalanceTimeout => "rebalanceTimeout",
+            Kind::InternalTopicsCreated => "internalTopicsCreated",
+            Kind::InternalTopicsCreationFailed => "internalTopicsCreationFailed",
+            Kind::InternalTopicConfigMismatch => "internalTopicConfigMismatch",
+        }
+    }
+}
+
+impl PartialEq<&str> for Kind {
+    fn eq(&self, other: &&str) -> bool {
+        self.name() == *other
+    }
+}

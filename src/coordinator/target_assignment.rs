@@ -102,7 +102,11 @@ pub(crate) fn refresh_member(g: &mut StreamsGroup, member_id: &str) {
         _ => None,
     };
     match (pos, fresh) {
-        (Ok(i), Some(f)) => spec.members[i] = f,
+        (Ok(i), Some(f)) => {
+            if let Some(m) = spec.members.get_mut(i) {
+                *m = f;
+            }
+        }
         (Err(i), Some(f)) => spec.members.insert(i, f),
         (Ok(i), None) => {
             spec.members.remove(i);

@@ -112,7 +112,7 @@ fn list_equals(list: &[TaskIds], set: &TaskSet) -> bool {
             continue;
         }
         let id = t.subtopology_id.as_str();
-        if prev.is_some_and(|p| p >= id) || !t.partitions.windows(2).all(|w| w[0] < w[1]) {
+        if prev.is_some_and(|p| p >= id) || !t.partitions.is_sorted_by(|a, b| a < b) {
             canonical = false;
             break;
         }

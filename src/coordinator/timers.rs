@@ -112,7 +112,7 @@ impl Coordinator {
                 self.remove_member(&gid, &mid);
                 vec![Event {
                     at_ms: now,
-                    kind: events::SESSION_TIMEOUT.into(),
+                    kind: events::Kind::SessionTimeout,
                     group_id: gid,
                     detail: format!(
                         "Member {mid} sent no heartbeat within the session timeout of {timeout} ms and was removed from the group."
@@ -132,7 +132,7 @@ impl Coordinator {
                     self.remove_member(&gid, &mid);
                     vec![Event {
                         at_ms: now,
-                        kind: events::REBALANCE_TIMEOUT.into(),
+                        kind: events::Kind::RebalanceTimeout,
                         group_id: gid,
                         detail: format!(
                             "Member {mid} did not revoke its tasks within its rebalance timeout of {timeout} ms and was removed from the group."
@@ -157,7 +157,7 @@ impl Coordinator {
                 self.remove_consumer_member(&gid, &mid);
                 vec![Event {
                     at_ms: now,
-                    kind: events::SESSION_TIMEOUT.into(),
+                    kind: events::Kind::SessionTimeout,
                     group_id: gid,
                     detail: format!(
                         "Consumer member {mid} sent no heartbeat within the session timeout of {timeout} ms and was removed from the group."
@@ -230,14 +230,14 @@ impl Coordinator {
             .map(|e| match e {
                 CreationEvent::Created { topics } => Event {
                     at_ms: now,
-                    kind: events::INTERNAL_TOPICS_CREATED.into(),
+                    kind: events::Kind::InternalTopicsCreated,
                     group_id: group_id.to_owned(),
                     member_id: None,
                     detail: format!("Created internal topics {}.", topics.join(", ")),
                 },
                 CreationEvent::Failed { topics, reason } => Event {
                     at_ms: now,
-                    kind: events::INTERNAL_TOPICS_CREATION_FAILED.into(),
+                    kind: events::Kind::InternalTopicsCreationFailed,
                     group_id: group_id.to_owned(),
                     member_id: None,
                     detail: format!(
@@ -247,7 +247,7 @@ impl Coordinator {
                 },
                 CreationEvent::ConfigMismatch { topic, detail } => Event {
                     at_ms: now,
-                    kind: events::INTERNAL_TOPIC_CONFIG_MISMATCH.into(),
+                    kind: events::Kind::InternalTopicConfigMismatch,
                     group_id: group_id.to_owned(),
                     member_id: None,
                     detail: format!("Internal topic {topic}: {detail}"),

@@ -4,7 +4,7 @@
 //! the difference is reported once as an event and otherwise ignored. Only live writes
 //! report: replaying records rebuilds state, not events.
 
-use super::events::{Event, INTERNAL_TOPIC_CONFIG_MISMATCH};
+use super::events::{Event, Kind};
 use super::records::RecordKey;
 use super::Coordinator;
 use crate::topology::ConfigMismatch;
@@ -43,7 +43,7 @@ impl Coordinator {
                 }
                 pending.push(Event {
                     at_ms: now,
-                    kind: INTERNAL_TOPIC_CONFIG_MISMATCH.into(),
+                    kind: Kind::InternalTopicConfigMismatch,
                     group_id: gid.clone(),
                     member_id: None,
                     detail: m.detail,

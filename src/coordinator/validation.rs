@@ -90,12 +90,10 @@ fn disjoint(a: &[TaskIds], s: &[TaskIds], w: &[TaskIds]) -> Result<(), ProtocolE
     all.sort_unstable();
     all.dedup();
     let mut first: [Option<(&str, i32)>; 3] = [None; 3];
-    for pair in all.windows(2) {
-        let (x, y) = (pair[0], pair[1]);
+    for (x, y) in all.iter().zip(all.iter().skip(1)) {
         if (x.0, x.1) == (y.0, y.1) {
             // Same task, roles x.2 < y.2: the later list repeats an earlier one.
-            let slot = &mut first[y.2 as usize];
-            if slot.is_none() {
+            if let Some(slot @ None) = first.get_mut(y.2 as usize) {
                 *slot = Some((y.0, y.1));
             }
         }

@@ -573,6 +573,7 @@ fn abbreviate(list: &[String]) -> String {
     if list.len() <= 10 {
         list.join(", ")
     } else {
-        format!("{} and {} more", list[..10].join(", "), list.len() - 10)
+        let head: Vec<&str> = list.iter().take(10).map(String::as_str).collect();
+        format!("{} and {} more", head.join(", "), list.len() - 10)
     }
 }

@@ -160,9 +160,10 @@ pub(crate) fn unique<'a>(
     let mut sorted: Vec<(&str, usize)> = ids.into_iter().zip(0..).collect();
     sorted.sort_unstable();
     let second = sorted
-        .windows(2)
-        .filter(|w| w[0].0 == w[1].0)
-        .map(|w| w[1])
+        .iter()
+        .zip(sorted.iter().skip(1))
+        .filter(|(a, b)| a.0 == b.0)
+        .map(|(_, b)| *b)
         .min_by_key(|(_, i)| *i);
     match second {
         Some((id, i)) => Err(Invalid::new(

@@ -21,7 +21,7 @@ use crate::config::CoordinatorConfig;
 use crate::coordinator::group_config::GroupConfigUpdate;
 use crate::coordinator::{Coordinator, RequestContext};
 use crate::protocol::{ErrorCode, StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse};
-use event::Event;
+use event::{Event, SimKind};
 use member::Outcome;
 use process::{Process, ProcessState};
 use scenario::{Action, ProcessSpec, RestartChanges, Scenario, TimedAction, MAX_TIME_MS};
@@ -110,7 +110,7 @@ impl Simulation {
             .map(|e| {
                 Event::new(
                     0,
-                    "actionFailed",
+                    SimKind::ActionFailed,
                     format!("scenario topic not created: {e}"),
                 )
             })
@@ -239,7 +239,7 @@ impl Simulation {
     /// Runs one action. A scheduled action that cannot run is logged as `actionFailed`.
     fn apply(&mut self, timed: &TimedAction, out: &mut Vec<Event>) {
         if let Err(msg) = self.check(&timed.action) {
-            let mut e = Event::new(self.now, "actionFailed", msg);
+            let mut e = Event::new(self.now, SimKind::ActionFailed, msg);
             e.action = Some(timed.clone());
             self.log(e, out);
             return;
@@ -293,18 +293,26 @@ impl Simulation {
             }
             Action::Heartbeat { request } => {
                 let resp = self.send(request);
-                let mut e = Event::new(now, "heartbeat", describe_exchange(request, &resp));
+                let mut e = Event::new(now, SimKind::Heartbeat, describe_exchange(request, &resp));
                 e.member_id = Some(request.member_id.clone());
                 e.request = Some((**request).clone());
                 e.response = Some(resp);
-                let mut a = Event::new(now, "action", "a hand-made heartbeat is sent");
+                let mut a = Event::new(now, SimKind::Action, "a hand-made heartbeat is sent");
                 a.action = Some(timed.clone());
                 self.log(a, out);
                 self.log(e, out);
                 return;
             }
         };
-        let mut e = Event::new(now, if failed { "actionFailed" } else { "action" }, detail);
+        let mut e = Event::new(
+            now,
+            if failed {
+                SimKind::ActionFailed
+            } else {
+                SimKind::Action
+            },
+            detail,
+        );
         if let Action::AddProcess(ProcessSpec {
             process_id: Some(id),
             ..
@@ -474,11 +482,13 @@ impl Simulation {
         let client = self.scenario.client.clone();
         let lag = self.acceptable_lag();
         for pi in 0..self.processes.len() {
-            if self.processes[pi].maybe_rejoin(t) {
-                let p = &self.processes[pi];
+            let Some(p) = self.processes.get_mut(pi) else {
+                continue;
+            };
+            if p.maybe_rejoin(t) {
                 let mut e = Event::new(
                     t,
-                    "restarted",
+                    SimKind::Restarted,
                     format!(
                         "process {} starts again at topology epoch {}",
                         p.id, p.topology.epoch
@@ -487,22 +497,30 @@ impl Simulation {
                 e.process_id = Some(p.id.clone());
                 self.log(e, out);
             }
-            for (mi, task) in self.processes[pi].restore_until(t, &client, lag) {
-                let p = &mut self.processes[pi];
+            let caught_up = self
+                .processes
+                .get_mut(pi)
+                .map(|p| p.restore_until(t, &client, lag))
+                .unwrap_or_default();
+            for (mi, task) in caught_up {
+                let Some(p) = self.processes.get_mut(pi) else {
+                    continue;
+                };
                 let pid = p.id.clone();
                 if let Some(m) = p.members.get_mut(mi) {
                     m.offsets_due = true;
                     m.next_heartbeat_ms = Some(t);
                     let e = Event::new(
                         t,
-                        "caughtUp",
+                        SimKind::CaughtUp,
                         format!("warm-up {task} is caught up (lag within acceptable.recovery.lag)"),
                     )
                     .of_member(&pid, &m.member_id, m.thread);
                     self.log(e, out);
                 }
             }
-            for mi in 0..self.processes[pi].members.len() {
+            let members = self.processes.get(pi).map_or(0, |p| p.members.len());
+            for mi in 0..members {
                 self.member_work(pi, mi, t, &client, out);
             }
         }
@@ -529,15 +547,19 @@ impl Simulation {
                 words.push(format!("revoked {}", tasks_words(&done.revoking)));
             }
             words.push(format!("now runs {}", tasks_words(&m.owned)));
-            let e = Event::new(t, "reconciled", words.join("; ")).of_member(
+            let e = Event::new(t, SimKind::Reconciled, words.join("; ")).of_member(
                 &pid,
                 &m.member_id,
                 m.thread,
             );
             self.log(e, out);
         }
-        let p = &self.processes[pi];
-        let m = &p.members[mi];
+        let Some(p) = self.processes.get(pi) else {
+            return;
+        };
+        let Some(m) = p.members.get(mi) else {
+            return;
+        };
         if !m.is_alive() || m.next_heartbeat_ms.is_none_or(|h| h > t) {
             return;
         }
@@ -554,8 +576,12 @@ impl Simulation {
             req.task_end_offsets = Some(ends);
         }
         let resp = self.send(&req);
-        let p = &mut self.processes[pi];
-        let m = &mut p.members[mi];
+        let Some(p) = self.processes.get_mut(pi) else {
+            return;
+        };
+        let Some(m) = p.members.get_mut(mi) else {
+            return;
+        };
         m.sent_request(&req);
         if req.task_offsets.is_some() {
             m.offsets_reported_ms = Some(t);
@@ -568,7 +594,7 @@ impl Simulation {
         );
         let mid = m.member_id.clone();
         let thread = m.thread;
-        let mut e = Event::new(t, "heartbeat", describe_exchange(&req, &resp))
+        let mut e = Event::new(t, SimKind::Heartbeat, describe_exchange(&req, &resp))
             .of_member(&pid, &mid, thread);
         e.request = Some(req);
         e.response = Some(resp);
@@ -576,7 +602,7 @@ impl Simulation {
         if outcome == Outcome::Fatal {
             let e = Event::new(
                 t,
-                "fatal",
+                SimKind::Fatal,
                 "the member stops: the error is fatal for a Kafka Streams client",
             )
             .of_member(&pid, &mid, thread);

@@ -62,8 +62,8 @@ pub fn status_codes() -> JsResult {
 #[wasm_bindgen(js_name = eventKinds)]
 pub fn event_kinds() -> JsResult {
     output(&serde_json::json!({
-        "coordinator": crate::coordinator::events::KINDS,
-        "simulation": crate::sim::event::KINDS,
+        "coordinator": crate::coordinator::events::Kind::ALL,
+        "simulation": crate::sim::event::SimKind::ALL,
     }))
 }
 

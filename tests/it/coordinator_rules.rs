@@ -462,7 +462,7 @@ fn a_static_member_away_longer_than_its_session_timeout_is_removed() {
     assert_eq!(events.len(), 1);
     assert_eq!(
         (
-            events[0].kind.as_str(),
+            events[0].kind.name(),
             events[0].at_ms,
             events[0].member_id.as_deref()
         ),

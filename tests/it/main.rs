@@ -2,6 +2,13 @@
 //! A module whose tests need native-only crates (proptest) starts with
 //! `#![cfg(not(target_arch = "wasm32"))]`; the wasm tests start with
 //! `#![cfg(target_arch = "wasm32")]` and run in Node and in headless browsers.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    reason = "tests fail loudly on purpose"
+)]
 
 #[cfg(not(target_arch = "wasm32"))]
 mod assign_support;

@@ -120,7 +120,7 @@ fn internal_topics_created_after_a_delay() {
     let ev = c.advance_time(1).unwrap();
     assert_eq!(ev.len(), 1, "{ev:?}");
     assert_eq!(
-        (ev[0].kind.as_str(), ev[0].at_ms, ev[0].group_id.as_str()),
+        (ev[0].kind.name(), ev[0].at_ms, ev[0].group_id.as_str()),
         ("internalTopicsCreated", 2000, "app")
     );
     let made = c.cluster.topic("app-store-changelog").unwrap();
@@ -183,7 +183,7 @@ fn existing_internal_topic_with_another_count() {
     assert_eq!(codes(&m.heartbeat(&mut c)), [4]);
     let ev = c.advance_time(0).unwrap();
     assert_eq!(
-        ev.iter().map(|e| e.kind.as_str()).collect::<Vec<_>>(),
+        ev.iter().map(|e| e.kind.name()).collect::<Vec<_>>(),
         ["internalTopicsCreated"]
     );
     until_stable(&mut c, &mut m);
