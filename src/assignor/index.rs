@@ -437,64 +437,78 @@ impl<'a> Index<'a> {
                 count(t, &mut counts)
             });
         }
-        let mut candidates = Flat::empty();
-        if !counts.is_empty() {
-            // Counting sort by task; `counts[t]` is then the next free slot of task t.
-            for i in 1..counts.len() {
-                counts[i] += counts[i - 1];
-            }
-            let total = counts.last().copied().unwrap_or(0) as usize;
-            let mut items = vec![cand(0, Held::Standby, 0); total];
-            for m in 0..n {
-                let actives = prev_active_of.of(m);
-                let standbys = prev_standby_of.of(m);
-                let warmups = prev_warmup_of.of(m);
-                let offsets = task_offsets.of(m);
-                let mut put = |t: u32, c: Candidate| {
-                    let slot = &mut counts[t as usize];
-                    items[*slot as usize] = c;
-                    *slot += 1;
-                };
-                let mut reported = Cursor::new(offsets);
-                for &t in standbys {
-                    put(t, cand(m, Held::Standby, reported.value(t)));
-                }
-                for &t in stateless_standby_of.of(m) {
-                    put(t, cand(m, Held::Standby, 0));
-                }
-                let mut reported = Cursor::new(offsets);
-                for &t in warmups {
-                    put(t, cand(m, Held::Warmup, reported.value(t)));
-                }
-                let held = [actives, standbys, warmups];
-                offsets_only(&self.task_stateful, held, offsets, |t, o| {
-                    put(t, cand(m, Held::OffsetsOnly, o))
-                });
-            }
-            // Each slot now points at the next task's start: shift back by one.
-            counts.rotate_right(1);
-            counts[0] = 0;
-            // Order each task's few candidates best first: held as standby or warm-up
-            // before offsets only, then the most caught up (highest offset), then
-            // member order.
-            for w in counts.windows(2) {
-                let slice = &mut items[w[0] as usize..w[1] as usize];
-                if slice.len() > 1 {
-                    slice.sort_unstable_by(|a, b| {
-                        (a.held == Held::OffsetsOnly)
-                            .cmp(&(b.held == Held::OffsetsOnly))
-                            .then(b.offset.cmp(&a.offset))
-                            .then(a.member.cmp(&b.member))
-                    });
-                }
-            }
-            candidates = Flat::from_parts(counts, items);
-        }
+        let prev = [&prev_active_of, &prev_standby_of, &prev_warmup_of];
+        let candidates =
+            self.candidates_by_task(counts, prev, &stateless_standby_of, &task_offsets);
         self.candidates = candidates;
         self.prev_active_of = prev_active_of;
         self.prev_standby_of = prev_standby_of;
         self.prev_warmup_of = prev_warmup_of;
         self.task_offsets = task_offsets;
+    }
+
+    /// Every task's candidates (members that held it as standby or warm-up, or only
+    /// reported an offset for it), best first, from the per-task `counts` that
+    /// `index_previous` made (`counts[t + 1]` for task t; empty when there are none).
+    fn candidates_by_task(
+        &self,
+        mut counts: Vec<u32>,
+        prev: [&Flat<u32>; 3],
+        stateless_standby_of: &Flat<u32>,
+        task_offsets: &Flat<(u32, i64)>,
+    ) -> Flat<Candidate> {
+        if counts.is_empty() {
+            return Flat::empty();
+        }
+        let n = self.members.len();
+        // Counting sort by task; `counts[t]` is then the next free slot of task t.
+        for i in 1..counts.len() {
+            counts[i] += counts[i - 1];
+        }
+        let total = counts.last().copied().unwrap_or(0) as usize;
+        let mut items = vec![cand(0, Held::Standby, 0); total];
+        for m in 0..n {
+            let [actives, standbys, warmups] = prev.map(|f| f.of(m));
+            let offsets = task_offsets.of(m);
+            let mut put = |t: u32, c: Candidate| {
+                let slot = &mut counts[t as usize];
+                items[*slot as usize] = c;
+                *slot += 1;
+            };
+            let mut reported = Cursor::new(offsets);
+            for &t in standbys {
+                put(t, cand(m, Held::Standby, reported.value(t)));
+            }
+            for &t in stateless_standby_of.of(m) {
+                put(t, cand(m, Held::Standby, 0));
+            }
+            let mut reported = Cursor::new(offsets);
+            for &t in warmups {
+                put(t, cand(m, Held::Warmup, reported.value(t)));
+            }
+            let held = [actives, standbys, warmups];
+            offsets_only(&self.task_stateful, held, offsets, |t, o| {
+                put(t, cand(m, Held::OffsetsOnly, o))
+            });
+        }
+        // Each slot now points at the next task's start: shift back by one.
+        counts.rotate_right(1);
+        counts[0] = 0;
+        // Order each task's few candidates best first: held as standby or warm-up
+        // before offsets only, then the most caught up (highest offset), then
+        // member order.
+        for w in counts.windows(2) {
+            let slice = &mut items[w[0] as usize..w[1] as usize];
+            if slice.len() > 1 {
+                slice.sort_unstable_by(|a, b| {
+                    (a.held == Held::OffsetsOnly)
+                        .cmp(&(b.held == Held::OffsetsOnly))
+                        .then(b.offset.cmp(&a.offset))
+                        .then(a.member.cmp(&b.member))
+                });
+            }
+        }
+        Flat::from_parts(counts, items)
     }
 
     /// Did any member hold any task as standby or warm-up, or report an offset?

@@ -118,66 +118,141 @@ pub fn quality_with_config(
     config: Option<&AssignmentConfig>,
 ) -> Quality {
     let ix = Index::new(spec);
-    let n = ix.num_members();
-    let t_count = ix.num_tasks as usize;
-    let mut owners = vec![NONE; t_count];
-    let mut duplicate = vec![false; t_count];
-    let mut holders: Vec<Vec<u32>> = vec![Vec::new(); t_count];
-    let mut active_count = vec![0u32; n];
-    let mut total_count = vec![0u32; n];
-    let mut unknown = 0;
-    let mut standby_tasks = 0;
-    let mut warmups = 0;
-    let mut stale_gains = 0;
-    // (task, member) for every standby.
-    let mut standby_pairs: Vec<(u32, u32)> = Vec::new();
-    for (m, member) in ix.members.iter().enumerate() {
-        let Some(a) = result.members.get(&member.member_id) else {
-            continue;
+    let mut h = Holdings::of(&ix, result);
+    let tf = TaskFigures::of(&ix, &h);
+    let spread = Spreads::new(&ix, &h.owners, &h.standby_pairs);
+    let owners = &h.owners;
+    Quality {
+        members: ix.num_members(),
+        eligible_members: ix.num_eligible,
+        processes: ix.num_processes(),
+        tasks: owners.len(),
+        stateful_tasks: ix.task_stateful.iter().filter(|s| **s).count(),
+        unassigned_active_tasks: owners.iter().filter(|&&o| o == NONE).count(),
+        duplicate_active_tasks: h.duplicate.iter().filter(|d| **d).count(),
+        unknown_tasks: h.unknown,
+        active_balance: member_spread(&ix, &h.active_count),
+        total_balance: member_spread(&ix, &h.total_count),
+        process_active_balance: process_active_balance(&ix, &h.active_count),
+        active_tasks_moved: tf.moved,
+        active_tasks_new: tf.new,
+        standby_tasks: h.standby_pairs.len(),
+        tasks_with_standbys: tf.with_standbys,
+        process_duplicates: tf.process_duplicates,
+        tasks_with_distinct_tag_values: tf.tag_diverse,
+        warmups_in_flight: h.warmups,
+        stale_member_gains: h.stale_gains,
+        subtopology_spread: spread.active,
+        subtopology_spread_above_even: spread.active_above_even,
+        standby_subtopology_spread: spread.standby,
+        active_tasks_moved_minimum: moved_minimum(&ix, &h.active_count),
+        standby_fan_out: fan_out(&ix, &h.owners, &mut h.standby_pairs),
+        standbys_unfilled: config.map(|c| unfilled(&ix, c, &h.standby_pairs)),
+        standbys_on_active_process: h
+            .standby_pairs
+            .iter()
+            .filter(|&&(t, m)| {
+                let o = h.owners[t as usize];
+                o != NONE && ix.process_of[o as usize] == ix.process_of[m as usize]
+            })
+            .count(),
+        orphaned_stateful_to_standby: orphans(&ix, &h.owners),
+    }
+}
+
+/// Who holds what in the assignment being rated, by dense index.
+struct Holdings {
+    /// The active owner of each task (`NONE` if none).
+    owners: Vec<u32>,
+    /// Tasks with more than one active owner.
+    duplicate: Vec<bool>,
+    /// Every member holding each task, in any role.
+    holders: Vec<Vec<u32>>,
+    active_count: Vec<u32>,
+    total_count: Vec<u32>,
+    /// Tasks the spec does not have.
+    unknown: usize,
+    warmups: usize,
+    /// Tasks gained by members that may not gain any (stale topology epoch).
+    stale_gains: usize,
+    /// (task, member) for every standby.
+    standby_pairs: Vec<(u32, u32)>,
+}
+
+impl Holdings {
+    fn of(ix: &Index, result: &GroupAssignment) -> Holdings {
+        let n = ix.num_members();
+        let t_count = ix.num_tasks as usize;
+        let mut h = Holdings {
+            owners: vec![NONE; t_count],
+            duplicate: vec![false; t_count],
+            holders: vec![Vec::new(); t_count],
+            active_count: vec![0u32; n],
+            total_count: vec![0u32; n],
+            unknown: 0,
+            warmups: 0,
+            stale_gains: 0,
+            standby_pairs: Vec::new(),
         };
-        let roles = [
-            (&a.active, &member.active),
-            (&a.standby, &member.standby),
-            (&a.warmup, &member.warmup),
-        ];
-        for (role, (now, before)) in roles.into_iter().enumerate() {
-            let tasks = ix.tasks_of(now);
-            unknown += now.len() - tasks.len();
-            if !ix.eligible[m] {
-                stale_gains += now.difference(before).len();
-            }
-            for t in tasks {
-                total_count[m] += 1;
-                holders[t as usize].push(m as u32);
-                match role {
-                    0 => {
-                        active_count[m] += 1;
-                        let o = &mut owners[t as usize];
-                        if *o == NONE {
-                            *o = m as u32;
-                        } else {
-                            duplicate[t as usize] = true;
-                        }
-                    }
-                    1 => {
-                        standby_tasks += 1;
-                        standby_pairs.push((t, m as u32));
-                    }
-                    _ => warmups += 1,
+        for (m, member) in ix.members.iter().enumerate() {
+            let Some(a) = result.members.get(&member.member_id) else {
+                continue;
+            };
+            let roles = [
+                (&a.active, &member.active),
+                (&a.standby, &member.standby),
+                (&a.warmup, &member.warmup),
+            ];
+            for (role, (now, before)) in roles.into_iter().enumerate() {
+                let tasks = ix.tasks_of(now);
+                h.unknown += now.len() - tasks.len();
+                if !ix.eligible[m] {
+                    h.stale_gains += now.difference(before).len();
+                }
+                for t in tasks {
+                    h.hold(m as u32, t, role);
                 }
             }
         }
+        h
     }
-    let spread_of = |counts: &[u32]| {
-        let vals = (0..n).filter(|&m| ix.eligible[m]).map(|m| counts[m]);
-        let min = vals.clone().min().unwrap_or(0);
-        let max = vals.max().unwrap_or(0);
-        Spread {
-            min,
-            max,
-            spread: max - min,
+
+    /// Member `m` holds task `t` as active (role 0), standby (1) or warm-up (2).
+    fn hold(&mut self, m: u32, t: u32, role: usize) {
+        self.total_count[m as usize] += 1;
+        self.holders[t as usize].push(m);
+        match role {
+            0 => {
+                self.active_count[m as usize] += 1;
+                let o = &mut self.owners[t as usize];
+                if *o == NONE {
+                    *o = m;
+                } else {
+                    self.duplicate[t as usize] = true;
+                }
+            }
+            1 => self.standby_pairs.push((t, m)),
+            _ => self.warmups += 1,
         }
-    };
+    }
+}
+
+/// Max - min of a per-member count over the members that may take tasks.
+fn member_spread(ix: &Index, counts: &[u32]) -> Spread<u32> {
+    let vals = (0..ix.num_members())
+        .filter(|&m| ix.eligible[m])
+        .map(|m| counts[m]);
+    let min = vals.clone().min().unwrap_or(0);
+    let max = vals.max().unwrap_or(0);
+    Spread {
+        min,
+        max,
+        spread: max - min,
+    }
+}
+
+/// Max - min over processes of the mean active count of their eligible members.
+fn process_active_balance(ix: &Index, active_count: &[u32]) -> Spread<f64> {
     let mut per_process: Vec<f64> = Vec::new();
     for members in ix.all_process_members() {
         let eligible: Vec<u32> = members
@@ -193,96 +268,75 @@ pub fn quality_with_config(
             per_process.push(sum as f64 / eligible.len() as f64);
         }
     }
-    let pmin = per_process.iter().copied().fold(f64::INFINITY, f64::min);
-    let pmax = per_process
+    if per_process.is_empty() {
+        return Spread::default();
+    }
+    let min = per_process.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = per_process
         .iter()
         .copied()
         .fold(f64::NEG_INFINITY, f64::max);
-    let process_active_balance = if per_process.is_empty() {
-        Spread::default()
-    } else {
-        Spread {
-            min: pmin,
-            max: pmax,
-            spread: pmax - pmin,
-        }
-    };
+    Spread {
+        min,
+        max,
+        spread: max - min,
+    }
+}
 
-    let tags = tag_values(&ix);
-    let mut moved = 0;
-    let mut new = 0;
-    let mut process_duplicates = 0;
-    let mut with_standbys = 0;
-    let mut tag_diverse = 0;
-    for t in 0..t_count {
-        let owner = owners[t];
-        let before = ix.prev_active[t];
-        if owner != NONE {
-            if before == NONE {
-                new += 1;
-            } else if before != owner {
-                moved += 1;
+/// The per-task counts: moves, new actives, replicas sharing a process, stateful tasks
+/// with standbys and (with client tags) those whose replicas differ in every tag.
+struct TaskFigures {
+    moved: usize,
+    new: usize,
+    process_duplicates: usize,
+    with_standbys: usize,
+    tag_diverse: Option<usize>,
+}
+
+impl TaskFigures {
+    fn of(ix: &Index, h: &Holdings) -> TaskFigures {
+        let tags = tag_values(ix);
+        let mut f = TaskFigures {
+            moved: 0,
+            new: 0,
+            process_duplicates: 0,
+            with_standbys: 0,
+            tag_diverse: tags.as_ref().map(|_| 0),
+        };
+        for (t, (&owner, holders)) in h.owners.iter().zip(&h.holders).enumerate() {
+            let before = ix.prev_active[t];
+            if owner != NONE {
+                if before == NONE {
+                    f.new += 1;
+                } else if before != owner {
+                    f.moved += 1;
+                }
+            }
+            let mut procs: Vec<u32> = holders.iter().map(|&m| ix.process_of[m as usize]).collect();
+            let all = procs.len();
+            procs.sort_unstable();
+            procs.dedup();
+            f.process_duplicates += all - procs.len();
+            if ix.task_stateful[t] && all > 1 {
+                f.with_standbys += 1;
+                if let (Some(tags), Some(diverse)) = (&tags, f.tag_diverse.as_mut()) {
+                    *diverse += usize::from(distinct_in_every_tag(tags, &procs));
+                }
             }
         }
-        let mut procs: Vec<u32> = holders[t]
-            .iter()
-            .map(|&m| ix.process_of[m as usize])
-            .collect();
-        let all = procs.len();
-        procs.sort_unstable();
-        procs.dedup();
-        process_duplicates += all - procs.len();
-        if ix.task_stateful[t] && all > 1 {
-            with_standbys += 1;
-            if let Some(tags) = &tags {
-                let keys = tags.first().map_or(0, Vec::len);
-                let diverse = (0..keys).all(|k| {
-                    let mut vals: Vec<Option<&str>> =
-                        procs.iter().map(|&p| tags[p as usize][k]).collect();
-                    vals.sort_unstable();
-                    vals.dedup();
-                    vals.len() == procs.len()
-                });
-                tag_diverse += usize::from(diverse);
-            }
-        }
+        f
     }
-    let spread = Spreads::new(&ix, &owners, &standby_pairs);
-    Quality {
-        members: n,
-        eligible_members: ix.num_eligible,
-        processes: ix.num_processes(),
-        tasks: t_count,
-        stateful_tasks: ix.task_stateful.iter().filter(|s| **s).count(),
-        unassigned_active_tasks: owners.iter().filter(|&&o| o == NONE).count(),
-        duplicate_active_tasks: duplicate.iter().filter(|d| **d).count(),
-        unknown_tasks: unknown,
-        active_balance: spread_of(&active_count),
-        total_balance: spread_of(&total_count),
-        process_active_balance,
-        active_tasks_moved: moved,
-        active_tasks_new: new,
-        standby_tasks,
-        tasks_with_standbys: with_standbys,
-        process_duplicates,
-        tasks_with_distinct_tag_values: tags.map(|_| tag_diverse),
-        warmups_in_flight: warmups,
-        stale_member_gains: stale_gains,
-        subtopology_spread: spread.active,
-        subtopology_spread_above_even: spread.active_above_even,
-        standby_subtopology_spread: spread.standby,
-        active_tasks_moved_minimum: moved_minimum(&ix, &active_count),
-        standby_fan_out: fan_out(&ix, &owners, &mut standby_pairs),
-        standbys_unfilled: config.map(|c| unfilled(&ix, c, &standby_pairs)),
-        standbys_on_active_process: standby_pairs
-            .iter()
-            .filter(|&&(t, m)| {
-                let o = owners[t as usize];
-                o != NONE && ix.process_of[o as usize] == ix.process_of[m as usize]
-            })
-            .count(),
-        orphaned_stateful_to_standby: orphans(&ix, &owners),
-    }
+}
+
+/// Whether the processes `procs` have pairwise different values in every tag key.
+fn distinct_in_every_tag(tags: &[Vec<Option<&str>>], procs: &[u32]) -> bool {
+    let keys = tags.first().map_or(0, Vec::len);
+    (0..keys).all(|k| {
+        let mut vals: Vec<Option<&str>> = procs.iter().map(|&p| tags[p as usize][k]).collect();
+        vals.sort_unstable();
+        vals.dedup();
+        vals.len() == procs.len()
+    })
 }
 
 struct Spreads {

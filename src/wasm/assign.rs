@@ -169,6 +169,13 @@ impl AssignIoFloor {
         })
     }
 
+    /// Only the decoding of the spec (its JSON text and the typed decode): what
+    /// `run` does before it builds the result.
+    pub fn decode(&self, group_spec: JsValue) -> Result<(), JsValue> {
+        std::hint::black_box(spec_of(&group_spec)?);
+        Ok(())
+    }
+
     pub fn run(&self, group_spec: JsValue) -> JsResult {
         let spec = spec_of(&group_spec)?;
         std::hint::black_box(&spec);
