@@ -15,11 +15,12 @@
 // call: group spec as a JS object in, plain object out), Kafka's median (INPUTS.md),
 // and where the time goes, each part timed on its own in the same run (minimums; the
 // assignment is what the minimum of assign() leaves):
-//   JS in       the JS walk of the spec and its packing (fast-assign.mjs)
-//   wasm I/O    decoding the packed spec in wasm and encoding a result computed once
-//               (the I/O floor AssignIoFloor.__runPacked less the two JS parts)
+//   JS in       JSON.stringify of the spec (the binding's one input codec)
+//   decode      the text into wasm and its typed decode (AssignIoFloor.decode less
+//               JS in)
 //   assignment  what is left of assign(): the assignment itself in wasm
-//   JS out      building the result object from the packed result
+//   out         the result: its flat buffer and the result object built from it in JS
+//               (AssignIoFloor.run, decode and a result computed once, less decode)
 // and the quality figures of the output (assignmentQuality with the config) beside
 // Kafka's on the same case (see benches/assignors.rs for how those were obtained).
 import { createRequire } from "node:module";
@@ -29,7 +30,6 @@ import os from "node:os";
 const require = createRequire(import.meta.url);
 const pkg = require("../pkg/node.cjs");
 const { assign, assignmentQuality, AssignIoFloor } = pkg;
-const { fastAssign, fastWarmupCaughtUp } = require("../pkg/dist/node/fast-assign.js");
 
 const args = process.argv.slice(2);
 const GRID = args.includes("--grid") || args.includes("--full");
@@ -216,40 +216,19 @@ function grid() {
 
 /** Where the time of one assign() goes: the parts, each timed on its own. */
 function split(assignor, spec, config) {
-  // The packed result of this spec, for building the result without assigning.
-  let packed;
-  fastAssign(
-    () => {
-      throw new Error("fell back to the strict path");
-    },
-    (name, c, strings, ints, floats) => (packed = pkg.__assignPacked(name, c, strings, ints, floats)),
-  )(assignor, spec, config);
-  const packOnly = fastWarmupCaughtUp(
-    () => {
-      throw new Error("fell back to the strict path");
-    },
-    () => true,
-  );
-  const packAndBuild = fastAssign(
-    () => {
-      throw new Error("fell back to the strict path");
-    },
-    () => packed,
-  );
   const floor = new AssignIoFloor(assignor, spec, config);
-  const ioFloor = fastAssign(
-    () => {
-      throw new Error("fell back to the strict path");
-    },
-    (_name, _config, strings, ints, floats) => floor.__runPacked(strings, ints, floats),
-  );
   // Minimums: the parts are differences of separate runs, and garbage collection
   // (building the result makes many small objects) lands in one run or another.
-  const pack = time(() => packOnly(spec, config)).min;
-  const packBuild = time(() => packAndBuild(assignor, spec, config)).min;
-  const io = time(() => ioFloor(assignor, spec, config)).min;
+  const stringify = time(() => JSON.stringify(spec)).min;
+  const decoded = time(() => floor.decode(spec)).min;
+  const io = time(() => floor.run(spec)).min;
   floor.free();
-  return { jsIn: pack, jsOut: Math.max(0, packBuild - pack), wasmIo: Math.max(0, io - packBuild), floor: io };
+  return {
+    jsIn: stringify,
+    wasmIn: Math.max(0, decoded - stringify),
+    out: Math.max(0, io - decoded),
+    floor: io,
+  };
 }
 
 const f = (x) => (x === null || Number.isNaN(x) ? "-" : x < 1 ? x.toFixed(3) : x.toFixed(2));
@@ -260,7 +239,7 @@ console.log(
   `node ${process.version}, ${new Date().toISOString()}, load average ${l1.toFixed(2)} ${l5.toFixed(2)} ${l15.toFixed(2)}`,
 );
 console.log(
-  "| case | median ms | min ms | Kafka ms | Kafka / ours | JS in | wasm I/O | assignment | JS out | spread (Kafka) | standby spread (Kafka) | moved / minimum | fan-out mean (Kafka) | warm landing (Kafka) | unfilled |",
+  "| case | median ms | min ms | Kafka ms | Kafka / ours | JS in | decode | assignment | out | spread (Kafka) | standby spread (Kafka) | moved / minimum | fan-out mean (Kafka) | warm landing (Kafka) | unfilled |",
 );
 console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const base of grid()) {
@@ -275,7 +254,7 @@ for (const base of grid()) {
     const q = assignmentQuality(spec, result, config);
     const k = kafka(c);
     let t = { median: NaN, min: NaN };
-    let s = { jsIn: NaN, jsOut: NaN, wasmIo: NaN, floor: NaN };
+    let s = { jsIn: NaN, wasmIn: NaN, out: NaN, floor: NaN };
     if (!QUALITY_ONLY) {
       t = time(() => assign(assignor, spec, config));
       s = split(assignor, spec, config);
@@ -292,9 +271,9 @@ for (const base of grid()) {
         k ? k.ms : "",
         k && !QUALITY_ONLY ? `${(k.ms / t.median).toFixed(1)}x` : "",
         f(s.jsIn),
-        f(s.wasmIo),
+        f(s.wasmIn),
         f(Math.max(0, t.min - s.floor)),
-        f(s.jsOut),
+        f(s.out),
         withKafka(mm([q.subtopologySpread.mean, q.subtopologySpread.max]), k ? mm(k.spread) : ""),
         withKafka(mm([q.standbySubtopologySpread.mean, q.standbySubtopologySpread.max]), k ? mm(k.standbySpread) : ""),
         `${q.activeTasksMoved} / ${q.activeTasksMovedMinimum}`,
