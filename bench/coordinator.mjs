@@ -90,6 +90,10 @@ function steady(label, reqs, send) {
 steady("objects", members, (req) => c.heartbeat(req));
 const texts = members.map((m) => JSON.stringify(m));
 steady("JSON strings", texts, (text) => c.heartbeat(text));
+// What a Kafka Streams client sends when nothing changed: null owned lists ("same as
+// I last reported", PROTOCOL.md section 1).
+const unchanged = members.map(({ activeTasks, standbyTasks, warmupTasks, ...rest }) => rest);
+steady("objects, owned lists null", unchanged, (req) => c.heartbeat(req));
 if (c.records().length !== records) throw new Error("steady heartbeats wrote records");
 const mem = process.memoryUsage();
 console.log(
