@@ -197,6 +197,8 @@ if (shot) {
     return null;
   });
   if (at) await page.click("#overview-canvas", { position: at });
+  // The health badges and the quality panel are drawn once stepping pauses.
+  await page.waitForSelector("#quality h4", { timeout: 60000 });
   await page.screenshot({ path: shot });
   console.log(`# screenshot: ${shot} (step ${await page.getAttribute("body", "data-step")}, ${await page.textContent("#overview-summary")})`);
   await context.close();
