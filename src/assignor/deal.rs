@@ -6,56 +6,119 @@
 //! task counts: per subtopology, members' counts within one wherever the quotas allow.
 
 use super::balance::Targets;
-use super::index::Index;
+use super::index::{Index, NONE};
 use std::collections::BinaryHeap;
 
 /// Which `keep` of member `m`'s previous tasks (sorted) it keeps when over its quota:
 /// it gives up tasks of the subtopologies where it holds most above its fair share
 /// (`copies x tasks of s / eligible members`, `copies` per task: 1 for actives, the
-/// replicas for standbys), the highest partitions first. Between subtopologies
-/// equally far above, the choice rotates with the member, so that members over their
-/// quota give up tasks of different subtopologies.
+/// replicas for standbys), the highest partitions first. Between subtopologies as far
+/// above (in whole tasks), it gives up one of the subtopology least given up so far
+/// by all members (`freed[s]`, tasks of `s` already without their previous holder,
+/// against the subtopology's size; updated here): the tasks given up are what the
+/// members with room receive, so they should be a cross-section of the subtopologies,
+/// not many of one (a chain of joins otherwise drifts from an even spread). Then the
+/// choice rotates with the member.
 pub(crate) fn keep_spread(
     ix: &Index<'_>,
     m: usize,
     prev: &[u32],
     copies: u32,
     keep: usize,
+    freed: &mut Freed,
     out: &mut Vec<u32>,
 ) {
     let members = ix.num_eligible.max(1) as i64;
-    // Runs of one subtopology: (start in `prev`, kept so far).
-    let mut runs: Vec<(usize, usize, i64)> = Vec::new();
+    // Runs of one subtopology: (start in `prev`, kept so far, subtopology).
+    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
     let mut i = 0;
     let mut s = 0;
     while let Some(&t) = prev.get(i) {
         s = ix.subtopology_of(s, t);
         let end = ix.base[s + 1];
         let len = prev[i..].partition_point(|&x| x < end);
-        let size = i64::from(end - ix.base[s]) * i64::from(copies);
-        // Above the fair share, scaled by the number of members.
-        runs.push((i, len, len as i64 * members - size));
+        runs.push((i, len, s));
         i += len;
     }
     let n = runs.len();
-    let mut heap: BinaryHeap<(i64, usize, usize)> = runs
+    // Whole tasks above the fair share (rounded up): `len - size / members`.
+    let above = |len: usize, s: usize| {
+        let size = i64::from(ix.base[s + 1] - ix.base[s]) * i64::from(copies);
+        (len as i64 * members - size + members - 1).div_euclid(members)
+    };
+    let key = |r: usize, len: usize, s: usize, freed: &Freed| {
+        (
+            above(len, s),
+            std::cmp::Reverse(freed.share(s)),
+            (r + m) % n,
+            r,
+        )
+    };
+    let mut heap: BinaryHeap<_> = runs
         .iter()
         .enumerate()
-        .map(|(r, &(_, _, above))| (above, (r + m) % n, r))
+        .map(|(r, &(_, len, s))| key(r, len, s, freed))
         .collect();
     let mut drop = prev.len().saturating_sub(keep);
     while drop > 0 {
-        let Some((above, turn, r)) = heap.pop() else {
+        let Some((_, _, _, r)) = heap.pop() else {
             break;
         };
-        runs[r].1 -= 1;
+        let (_, len, s) = &mut runs[r];
+        *len -= 1;
         drop -= 1;
-        if runs[r].1 > 0 {
-            heap.push((above - members, turn, r));
+        freed.add(*s);
+        if *len > 0 {
+            heap.push(key(r, *len, *s, freed));
         }
     }
     for &(start, kept, _) in &runs {
         out.extend_from_slice(&prev[start..start + kept]);
+    }
+}
+
+/// Per subtopology, how many of its tasks are without their previous holder in one
+/// role (never held, held by a member gone, or given up by a member over its quota).
+pub(crate) struct Freed {
+    count: Vec<u64>,
+    size: Vec<u64>,
+}
+
+impl Freed {
+    /// Nothing counted yet.
+    pub(crate) fn none(ix: &Index<'_>) -> Freed {
+        let size: Vec<u64> = ix.base.windows(2).map(|w| u64::from(w[1] - w[0])).collect();
+        Freed {
+            count: vec![0; size.len()],
+            size,
+        }
+    }
+
+    /// The tasks of each subtopology that no member still in the group held as active.
+    pub(crate) fn unowned_actives(ix: &Index<'_>) -> Freed {
+        let mut f = Freed::none(ix);
+        let mut s = 0;
+        for t in 0..ix.num_tasks {
+            s = ix.subtopology_of(s, t);
+            if ix.prev_active[t as usize] == NONE {
+                f.add(s);
+            }
+        }
+        f
+    }
+
+    fn add(&mut self, s: usize) {
+        if let Some(c) = self.count.get_mut(s) {
+            *c += 1;
+        }
+    }
+
+    /// The part of subtopology `s` counted, in millionths of its size.
+    fn share(&self, s: usize) -> u64 {
+        match (self.count.get(s), self.size.get(s)) {
+            (Some(&c), Some(&size)) if size > 0 => c * 1_000_000 / size,
+            _ => 0,
+        }
     }
 }
 

@@ -6,7 +6,7 @@
 //! checked before every standby and warm-up placement.
 
 use super::balance::{Quota, Targets};
-use super::deal::{keep_spread, Dealer};
+use super::deal::{keep_spread, Dealer, Freed};
 use super::index::{Flat, Held, Index, SubtopologyTable, NONE};
 use super::tags::TagPlacement;
 use super::{AssignmentConfig, GroupAssignment, MemberAssignment};
@@ -170,6 +170,7 @@ impl<'i, 'a> Placement<'i, 'a> {
     fn keep_previous_actives(&mut self) {
         let ix = self.ix;
         let mut kept: Vec<u32> = Vec::new();
+        let mut freed = Freed::unowned_actives(ix);
         for m in 0..ix.num_members() {
             let prev = ix.prev_active_of(m);
             if prev.is_empty() {
@@ -180,7 +181,7 @@ impl<'i, 'a> Placement<'i, 'a> {
                 self.give_actives(prev, m as u32);
             } else {
                 kept.clear();
-                keep_spread(ix, m, prev, 1, room as usize, &mut kept);
+                keep_spread(ix, m, prev, 1, room as usize, &mut freed, &mut kept);
                 self.give_actives(&kept, m as u32);
             }
         }
@@ -442,11 +443,20 @@ impl<'i, 'a> Placement<'i, 'a> {
         });
         let mut out = Vec::new();
         let mut kept = Vec::new();
+        let mut freed = Freed::none(ix);
         for m in (0..n).filter(|&m| over(m)) {
             let list = &items[start[m] as usize..start[m + 1] as usize];
             let keep = room[m].saturating_sub(moved_away[m]) as usize;
             kept.clear();
-            keep_spread(ix, m, list, self.replicas as u32, keep, &mut kept);
+            keep_spread(
+                ix,
+                m,
+                list,
+                self.replicas as u32,
+                keep,
+                &mut freed,
+                &mut kept,
+            );
             let mut k = kept.iter().peekable();
             for &t in list {
                 if k.peek() == Some(&&t) {
