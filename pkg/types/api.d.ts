@@ -214,6 +214,8 @@ export declare class AssignIoFloor {
     config?: AssignmentConfig | CoordinatorConfig | string | null,
   );
   run(groupSpec: GroupSpec | string): GroupAssignment;
+  /** Only the decoding of the spec (what run() does before it builds the result). */
+  decode(groupSpec: GroupSpec | string): void;
   free(): void;
 }
 // ---------------------------------------------------------------------------------
