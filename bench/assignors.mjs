@@ -24,8 +24,8 @@
 // and the quality figures of the output (assignmentQuality with the config) beside
 // Kafka's on the same case (see benches/assignors.rs for how those were obtained).
 import { createRequire } from "node:module";
-import { performance } from "node:perf_hooks";
 import os from "node:os";
+import { performance } from "node:perf_hooks";
 
 const require = createRequire(import.meta.url);
 const pkg = require("../pkg/node.cjs");
@@ -198,9 +198,23 @@ function time(fn, budgetMs = 1500) {
 
 function grid() {
   const sizes = GRID
-    ? [[100, 10, 100], [100, 100, 100], [100, 100, 1000], [1000, 10, 100], [1000, 100, 100], [1000, 100, 1000],
-       [10000, 10, 100], [10000, 100, 100], [10000, 100, 1000]]
-    : [[100, 10, 100], [1000, 100, 100], [1000, 100, 1000], [10000, 100, 1000]];
+    ? [
+        [100, 10, 100],
+        [100, 100, 100],
+        [100, 100, 1000],
+        [1000, 10, 100],
+        [1000, 100, 100],
+        [1000, 100, 1000],
+        [10000, 10, 100],
+        [10000, 100, 100],
+        [10000, 100, 1000],
+      ]
+    : [
+        [100, 10, 100],
+        [1000, 100, 100],
+        [1000, 100, 1000],
+        [10000, 100, 1000],
+      ];
   const out = [];
   for (const [members, subs, partitions] of sizes) {
     for (const perProcess of GRID ? [1, 50] : [1]) {
@@ -281,7 +295,9 @@ for (const base of grid()) {
         withKafka(landing([landed.landed, landed.total]), k ? landing(k.landed) : ""),
         q.standbysUnfilled,
         "",
-      ].join(" | ").trim(),
+      ]
+        .join(" | ")
+        .trim(),
     );
   }
 }

@@ -24,9 +24,7 @@ const topology = {
 };
 
 const c = new Coordinator({ assignor: "sticky" });
-c.createTopics(
-  Array.from({ length: SUBTOPOLOGIES }, (_, i) => ({ name: `topic-${i}`, numPartitions: PARTITIONS })),
-);
+c.createTopics(Array.from({ length: SUBTOPOLOGIES }, (_, i) => ({ name: `topic-${i}`, numPartitions: PARTITIONS })));
 
 const members = Array.from({ length: MEMBERS }, (_, i) => ({
   groupId: "bench",
@@ -54,7 +52,7 @@ function beat(req) {
 
 const state = () => c.describe(["bench"]).groups[0].groupState;
 
-let t0 = performance.now();
+const t0 = performance.now();
 for (const m of members) beat(m);
 const joined = performance.now() - t0;
 let rounds = 0;
@@ -84,7 +82,9 @@ function steady(label, reqs, send) {
     if (r.errorCode !== 0 || r.activeTasks !== null) throw new Error("not steady");
   }
   const ms = performance.now() - t;
-  console.log(`steady heartbeat (${label}): ${((n / ms) * 1000).toFixed(0)} heartbeats/s (${((ms * 1000) / n).toFixed(1)} µs each)`);
+  console.log(
+    `steady heartbeat (${label}): ${((n / ms) * 1000).toFixed(0)} heartbeats/s (${((ms * 1000) / n).toFixed(1)} µs each)`,
+  );
 }
 
 steady("objects", members, (req) => c.heartbeat(req));

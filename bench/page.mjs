@@ -19,22 +19,29 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { serve, launch } from "../tests/e2e/harness.mjs";
 import { bigScenario } from "../tests/e2e/big-scenario.mjs";
+import { launch, serve } from "../tests/e2e/harness.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : dflt;
 };
-const sizes = opt("sizes", "30x4x600,100x4x1200,250x4x10000").split(",").filter(Boolean).map((s) => s.split("x").map(Number));
+const sizes = opt("sizes", "30x4x600,100x4x1200,250x4x10000")
+  .split(",")
+  .filter(Boolean)
+  .map((s) => s.split("x").map(Number));
 const maxSteps = Number(opt("steps", "120"));
 const withLink = args.includes("--link");
 const lanesToo = args.includes("--lanes");
 const reduced = args.includes("--reduced-motion");
 const withCpu = args.includes("--cpu");
 
-const load = () => os.loadavg().map((x) => x.toFixed(2)).join(" ");
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ");
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
@@ -42,17 +49,33 @@ const pct = (xs, p) => {
 const fmt = (x) => x.toFixed(1);
 
 async function openScenario(browser, url, scenario, step = 0, view = null) {
-  const context = await browser.newContext({ viewport: { width: 1920, height: 1080 }, reducedMotion: reduced ? "reduce" : "no-preference" });
+  const context = await browser.newContext({
+    viewport: { width: 1920, height: 1080 },
+    reducedMotion: reduced ? "reduce" : "no-preference",
+  });
   const page = await context.newPage();
   await page.goto(url);
   await page.waitForSelector("body[data-ready=true]");
   const hash = await page.evaluate(async ([s, k]) => (await import("/share.js")).encodeHash(s, k), [scenario, step]);
   const t0 = Date.now();
-  await page.evaluate((h) => { location.hash = h; }, hash);
-  await page.waitForFunction(([k, title]) => document.getElementById("story-title").textContent === title
-    && Number(document.body.dataset.step) === k && !document.body.dataset.busy, [step, scenario.title], { timeout: 600000, polling: 100 });
+  await page.evaluate((h) => {
+    location.hash = h;
+  }, hash);
+  await page.waitForFunction(
+    ([k, title]) =>
+      document.getElementById("story-title").textContent === title &&
+      Number(document.body.dataset.step) === k &&
+      !document.body.dataset.busy,
+    [step, scenario.title],
+    { timeout: 600000, polling: 100 },
+  );
   const computeMs = Date.now() - t0;
-  if (view === "lanes" && (await page.getAttribute("#board", "data-mode")) !== "lanes" && !(await page.isDisabled("#view-toggle"))) await page.click("#view-toggle");
+  if (
+    view === "lanes" &&
+    (await page.getAttribute("#board", "data-mode")) !== "lanes" &&
+    !(await page.isDisabled("#view-toggle"))
+  )
+    await page.click("#view-toggle");
   return { context, page, computeMs, hash };
 }
 
@@ -62,31 +85,34 @@ async function openScenario(browser, url, scenario, step = 0, view = null) {
  * the page compute the next step ahead.
  */
 async function stepTimes(page, n, rapid = false) {
-  return page.evaluate(async ([count, fast]) => {
-    const key = (k) => document.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true }));
-    const paint = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-    const idle = () => new Promise((r) => requestIdleCallback(r, { timeout: 2000 }));
-    key("Home");
-    await paint();
-    await idle();
-    const out = [];
-    const last = Number(document.body.dataset.steps);
-    for (let i = 0; i < Math.min(count, last); i++) {
-      const t0 = performance.now();
-      key("ArrowRight");
+  return page.evaluate(
+    async ([count, fast]) => {
+      const key = (k) => document.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true }));
+      const paint = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      const idle = () => new Promise((r) => requestIdleCallback(r, { timeout: 2000 }));
+      key("Home");
       await paint();
-      const t1 = performance.now();
-      if (fast) {
-        out.push({ paint: t1 - t0, settled: t1 - t0 });
-        continue;
-      }
       await idle();
-      out.push({ paint: t1 - t0, settled: performance.now() - t0 });
-      // Let the slide animations of this step finish, as between two key presses.
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    return out;
-  }, [n, rapid]);
+      const out = [];
+      const last = Number(document.body.dataset.steps);
+      for (let i = 0; i < Math.min(count, last); i++) {
+        const t0 = performance.now();
+        key("ArrowRight");
+        await paint();
+        const t1 = performance.now();
+        if (fast) {
+          out.push({ paint: t1 - t0, settled: t1 - t0 });
+          continue;
+        }
+        await idle();
+        out.push({ paint: t1 - t0, settled: performance.now() - t0 });
+        // Let the slide animations of this step finish, as between two key presses.
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return out;
+    },
+    [n, rapid],
+  );
 }
 
 /**
@@ -98,7 +124,10 @@ async function cpuPerStep(browser, page, n) {
   const file = path.join(os.tmpdir(), `page-bench-trace-${process.pid}.json`);
   await page.evaluate(() => document.dispatchEvent(new KeyboardEvent("keydown", { key: "Home", bubbles: true })));
   await page.waitForTimeout(500);
-  await browser.startTracing(page, { path: file, categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel"] });
+  await browser.startTracing(page, {
+    path: file,
+    categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel"],
+  });
   const steps = await page.evaluate(async (count) => {
     const last = Number(document.body.dataset.steps);
     for (let i = 0; i < Math.min(count, last); i++) {
@@ -113,10 +142,18 @@ async function cpuPerStep(browser, page, n) {
   const trace = JSON.parse(fs.readFileSync(file, "utf8"));
   fs.rmSync(file, { force: true });
   const events = trace.traceEvents || trace;
-  const main = new Set(events.filter((e) => e.name === "thread_name" && e.args.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`));
+  const main = new Set(
+    events.filter((e) => e.name === "thread_name" && e.args.name === "CrRendererMain").map((e) => `${e.pid}:${e.tid}`),
+  );
   let us = 0;
   for (const e of events) {
-    if (e.ph === "X" && e.name === "ThreadControllerImpl::RunTask" && e.tdur !== undefined && main.has(`${e.pid}:${e.tid}`)) us += e.tdur;
+    if (
+      e.ph === "X" &&
+      e.name === "ThreadControllerImpl::RunTask" &&
+      e.tdur !== undefined &&
+      main.has(`${e.pid}:${e.tid}`)
+    )
+      us += e.tdur;
   }
   return us / 1000 / steps;
 }
@@ -133,7 +170,9 @@ const server = await serve();
 const browser = await launch();
 console.log(`# playground step latency, headless Chromium (${os.cpus().length} cores, ${os.cpus()[0].model})`);
 console.log(`# load average before: ${load()}`);
-console.log(`| group (processes x threads x tasks) | view | timeline compute | steps timed | paint median | paint p90 | paint max | settled p90 | held key: paint p90 | JS heap |${withCpu ? " main-thread CPU per step |" : ""}`);
+console.log(
+  `| group (processes x threads x tasks) | view | timeline compute | steps timed | paint median | paint p90 | paint max | settled p90 | held key: paint p90 | JS heap |${withCpu ? " main-thread CPU per step |" : ""}`,
+);
 console.log(`|---|---|---|---|---|---|---|---|---|---|${withCpu ? "---|" : ""}`);
 for (const [p, t, n] of sizes) {
   const views = lanesToo ? [null, "lanes"] : [null];
@@ -147,7 +186,9 @@ for (const [p, t, n] of sizes) {
     const held = (await stepTimes(page, maxSteps, true)).map((x) => x.paint);
     const heap = await heapMb(page);
     const cpu = withCpu ? ` ${fmt(await cpuPerStep(browser, page, maxSteps))} ms |` : "";
-    console.log(`| ${p} x ${t} x ${n} | ${mode} | ${(computeMs / 1000).toFixed(1)} s | ${times.length} | ${fmt(pct(paint, 50))} ms | ${fmt(pct(paint, 90))} ms | ${fmt(Math.max(...paint))} ms | ${fmt(pct(settled, 90))} ms | ${fmt(pct(held, 90))} ms | ${heap.toFixed(0)} MB |${cpu}`);
+    console.log(
+      `| ${p} x ${t} x ${n} | ${mode} | ${(computeMs / 1000).toFixed(1)} s | ${times.length} | ${fmt(pct(paint, 50))} ms | ${fmt(pct(paint, 90))} ms | ${fmt(Math.max(...paint))} ms | ${fmt(pct(settled, 90))} ms | ${fmt(pct(held, 90))} ms | ${heap.toFixed(0)} MB |${cpu}`,
+    );
     await context.close();
   }
 }
@@ -163,7 +204,9 @@ if (withLink) {
     await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
     return performance.now() - t0;
   });
-  console.log(`\n# a 30 x 4 x 600 link with &step=4999: reached in ${(computeMs / 1000).toFixed(1)} s, JS heap ${heap.toFixed(0)} MB after; a jump back to step 2500 ${fmt(back)} ms`);
+  console.log(
+    `\n# a 30 x 4 x 600 link with &step=4999: reached in ${(computeMs / 1000).toFixed(1)} s, JS heap ${heap.toFixed(0)} MB after; a jump back to step 2500 ${fmt(back)} ms`,
+  );
   await context.close();
 }
 const shot = opt("screenshot", null);
@@ -176,11 +219,21 @@ if (shot) {
   await page.goto(server.url);
   await page.waitForSelector("body[data-ready=true]");
   const hash = await page.evaluate(async (s) => (await import("/share.js")).encodeHash(s, 0), scenario);
-  await page.evaluate((h) => { location.hash = h; }, hash);
-  await page.waitForFunction((t) => document.getElementById("story-title").textContent === t && !document.body.dataset.busy, scenario.title, { timeout: 600000 });
+  await page.evaluate((h) => {
+    location.hash = h;
+  }, hash);
+  await page.waitForFunction(
+    (t) => document.getElementById("story-title").textContent === t && !document.body.dataset.busy,
+    scenario.title,
+    { timeout: 600000 },
+  );
   const clock = () => page.evaluate(() => Number(document.getElementById("clock").textContent.replace(/[^0-9.]/g, "")));
-  const moved = () => page.evaluate(() => Number((document.getElementById("overview-summary").textContent.match(/(\d+) moved/) || [0, 0])[1]));
-  do await page.keyboard.press("ArrowRight"); while ((await clock()) < 75 || (await moved()) === 0);
+  const moved = () =>
+    page.evaluate(() =>
+      Number((document.getElementById("overview-summary").textContent.match(/(\d+) moved/) || [0, 0])[1]),
+    );
+  do await page.keyboard.press("ArrowRight");
+  while ((await clock()) < 75 || (await moved()) === 0);
   // A member that took tasks: its row starts with the "moved" mark.
   const at = await page.evaluate(() => {
     const c = document.getElementById("overview-canvas");
@@ -200,7 +253,9 @@ if (shot) {
   // The health badges and the quality panel are drawn once stepping pauses.
   await page.waitForSelector("#quality h4", { timeout: 60000 });
   await page.screenshot({ path: shot });
-  console.log(`# screenshot: ${shot} (step ${await page.getAttribute("body", "data-step")}, ${await page.textContent("#overview-summary")})`);
+  console.log(
+    `# screenshot: ${shot} (step ${await page.getAttribute("body", "data-step")}, ${await page.textContent("#overview-summary")})`,
+  );
   await context.close();
 }
 console.log(`# load average after: ${load()}`);

@@ -2,6 +2,7 @@
 // The default export is a no-op init() so that code written for the browser build
 // (`import init, { ... } from "streams-rebalance"; await init();`) runs unchanged.
 export * from "./node.cjs";
+
 import wasm from "./node.cjs";
 
 export default wasm.init;

@@ -18,6 +18,9 @@ step() { printf '\n=== [%4ss] %s\n' "$(( $(date +%s) - START ))" "$*"; }
 step "cargo fmt --check"
 cargo fmt --check
 
+step "biome check (format and lint of the JS in www/, pkg/, tests/, bench/)"
+biome check .
+
 step "cargo clippy (host)"
 cargo clippy --all-targets -- -D warnings
 

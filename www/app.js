@@ -5,13 +5,13 @@
 // edited in place. Long timelines are computed in slices, between which the page
 // stays responsive, with a progress line.
 
-import { renderBoard, renderEpochs, renderEvents, renderMarkers, describeText, setText } from "./view.js";
-import { encodeHash, decodeHash, markdownReport, LinkError } from "./share.js";
-import { RULES, ruleUrl, useModule } from "./rules.js";
-import { renderHealth, healthRules } from "./health.js";
+import { MAX_FRAMES, scenarioSize, Timeline } from "./frames.js";
+import { healthRules, renderHealth } from "./health.js";
+import { describeRow, drawOverview, hitAt, overviewModel } from "./overview.js";
 import { renderQuality } from "./quality.js";
-import { Timeline, MAX_FRAMES, scenarioSize } from "./frames.js";
-import { overviewModel, drawOverview, hitAt, describeRow } from "./overview.js";
+import { RULES, ruleUrl, useModule } from "./rules.js";
+import { decodeHash, encodeHash, LinkError, markdownReport } from "./share.js";
+import { describeText, renderBoard, renderEpochs, renderEvents, renderMarkers, setText } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -86,15 +86,18 @@ function words(e) {
 
 function ensureFrame(i) {
   const tl = app.tl;
-  while (tl.length <= i && tl.extend()) { /* compute */ }
+  while (tl.length <= i && tl.extend()) {
+    /* compute */
+  }
   return Math.min(i, tl.length - 1);
 }
 
-const yieldToPage = () => new Promise((resolve) => {
-  const ch = new MessageChannel();
-  ch.port1.onmessage = () => resolve();
-  ch.port2.postMessage(null);
-});
+const yieldToPage = () =>
+  new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => resolve();
+    ch.port2.postMessage(null);
+  });
 
 /**
  * Computes the timeline to the scenario's end (and to `target`) in slices; between
@@ -166,7 +169,8 @@ function progress(tl, job, started) {
     const now = tl.meta[tl.length - 1].t;
     bar.max = end;
     bar.value = Math.min(end, now);
-    $("progress-text").textContent = `Computing the timeline: ${(now / 1000).toFixed(0)} s of ${(end / 1000).toFixed(0)} s (step ${tl.length - 1})\u2026`;
+    $("progress-text").textContent =
+      `Computing the timeline: ${(now / 1000).toFixed(0)} s of ${(end / 1000).toFixed(0)} s (step ${tl.length - 1})\u2026`;
   }
 }
 
@@ -186,7 +190,8 @@ function narrationAt(t) {
   let text = "";
   for (const n of app.scenario.narration || []) if (n.atMs <= t) text = n.text;
   const edit = app.editedAt;
-  if (edit !== null && t >= edit && text) return `(Edited at ${(edit / 1000).toFixed(1)} s: this is the preset's own narration, which your changes may have made wrong.) ${text}`;
+  if (edit !== null && t >= edit && text)
+    return `(Edited at ${(edit / 1000).toFixed(1)} s: this is the preset's own narration, which your changes may have made wrong.) ${text}`;
   return text;
 }
 
@@ -199,7 +204,8 @@ function membersOf(snap) {
 function chipsOf(snap) {
   let n = 0;
   for (const m of snap.group ? snap.group.members : []) {
-    for (const k of ["activeTasks", "standbyTasks", "warmupTasks"]) for (const t of m.assignment[k]) n += t.partitions.length;
+    for (const k of ["activeTasks", "standbyTasks", "warmupTasks"])
+      for (const t of m.assignment[k]) n += t.partitions.length;
   }
   return n;
 }
@@ -215,7 +221,8 @@ function modeFor(snap) {
   const lanesOk = size.members <= MAX_LANES_MEMBERS;
   const toggle = $("view-toggle");
   toggle.disabled = !lanesOk;
-  toggle.title = lanesOk ? "The overview draws the whole group on one screen; the lanes show every detail"
+  toggle.title = lanesOk
+    ? "The overview draws the whole group on one screen; the lanes show every detail"
     : `Lanes for ${size.members} members would take a long time to draw: pick a member in the overview to see its process as lanes.`;
   if (!lanesOk) return "overview";
   if (app.view !== "auto") return app.view;
@@ -256,10 +263,21 @@ function renderOverview(snap, animate) {
   const maxHeight = Math.max(320, window.innerHeight - 230);
   const drawn = drawOverview(canvas, model, { maxHeight, selected: app.focus });
   app.hits = drawn.hits;
-  canvas.setAttribute("aria-label", `Overview of ${model.members} members in ${[...model.racks.values()].reduce((n, r) => n + r.length, 0)} processes${model.racks.size > 1 ? ` on ${model.racks.size} racks` : ""}; ${model.moved} task${model.moved === 1 ? "" : "s"} moved in this step. Use the up and down arrows to pick a member.`);
-  setText($("overview-summary"), `${model.members} members, ${model.tasks} active tasks; ${model.moved} moved in this step (ringed).`);
+  canvas.setAttribute(
+    "aria-label",
+    `Overview of ${model.members} members in ${[...model.racks.values()].reduce((n, r) => n + r.length, 0)} processes${model.racks.size > 1 ? ` on ${model.racks.size} racks` : ""}; ${model.moved} task${model.moved === 1 ? "" : "s"} moved in this step. Use the up and down arrows to pick a member.`,
+  );
+  setText(
+    $("overview-summary"),
+    `${model.members} members, ${model.tasks} active tasks; ${model.moved} moved in this step (ringed).`,
+  );
   const row = app.focus ? drawn.hits.find((h) => h.row.memberId === app.focus) : null;
-  setText($("overview-info"), row ? describeRow(row.row) : "Click a member (or focus the overview and use the arrow keys) to see its process as lanes.");
+  setText(
+    $("overview-info"),
+    row
+      ? describeRow(row.row)
+      : "Click a member (or focus the overview and use the arrow keys) to see its process as lanes.",
+  );
   if (pid !== null) {
     renderBoard($("focus-lanes"), snap, { animate, only: pid });
   } else {
@@ -279,7 +297,13 @@ function renderHealthNow(i, tl = app.tl) {
   if (i !== app.idx || tl !== app.tl) return;
   if (tl.light) {
     const [before, now] = tl.coordinatorSnaps(i);
-    renderHealth($("health"), app.wasm.checkInvariants, { coordinator: now }, before && { coordinator: before }, app.healthRules);
+    renderHealth(
+      $("health"),
+      app.wasm.checkInvariants,
+      { coordinator: now },
+      before && { coordinator: before },
+      app.healthRules,
+    );
     renderQualityNow(i, tl);
     return;
   }
@@ -308,7 +332,9 @@ function render(animate) {
   if (tl.light) {
     // Big groups: the next step is computed while the page is idle (so that stepping
     // on only draws), and the invariants are checked once stepping pauses.
-    afterPaint(() => { if (tl === app.tl && i === app.idx && i + 1 < tl.length) tl.frame(i + 1); });
+    afterPaint(() => {
+      if (tl === app.tl && i === app.idx && i + 1 < tl.length) tl.frame(i + 1);
+    });
     clearTimeout(render.health);
     render.health = setTimeout(() => afterPaint(() => renderHealthNow(i, tl)), HEALTH_PAUSE_MS);
   } else {
@@ -324,16 +350,19 @@ function render(animate) {
     app.procIds = procs.join("\u0000");
     const sel = $("proc-select");
     const keep = sel.value;
-    sel.replaceChildren(...procs.map((id) => {
-      const o = document.createElement("option");
-      o.value = id;
-      o.textContent = id;
-      return o;
-    }));
+    sel.replaceChildren(
+      ...procs.map((id) => {
+        const o = document.createElement("option");
+        o.value = id;
+        o.textContent = id;
+        return o;
+      }),
+    );
     if (procs.includes(keep)) sel.value = keep;
   }
   if ($("assignor-select").value !== snap.assignor) $("assignor-select").value = snap.assignor;
-  if ($("standby-count").value !== String(snap.numStandbyReplicas)) $("standby-count").value = String(snap.numStandbyReplicas);
+  if ($("standby-count").value !== String(snap.numStandbyReplicas))
+    $("standby-count").value = String(snap.numStandbyReplicas);
   document.body.dataset.step = String(app.idx);
 }
 
@@ -500,7 +529,10 @@ function loadScenario(input, step = 0, from = "page") {
   try {
     s = app.wasm.Simulation.checkScenario(input);
   } catch (e) {
-    if (from === "link") linkNotice(`This link's scenario is not valid: ${words(e)}. Showing the first preset instead; the link is kept in the address bar.`);
+    if (from === "link")
+      linkNotice(
+        `This link's scenario is not valid: ${words(e)}. Showing the first preset instead; the link is kept in the address bar.`,
+      );
     else toast(`Not a valid scenario: ${words(e)}`);
     return false;
   }
@@ -529,7 +561,10 @@ function loadScenario(input, step = 0, from = "page") {
   renderTimeline();
   const want = Math.min(step, MAX_FRAMES - 1);
   compute(want, (i) => {
-    if (i < step) toast(`The link asks for step ${step}; this scenario has ${i} steps${step >= MAX_FRAMES ? ` (the playground computes at most ${MAX_FRAMES})` : ""}. Showing the last one.`);
+    if (i < step)
+      toast(
+        `The link asks for step ${step}; this scenario has ${i} steps${step >= MAX_FRAMES ? ` (the playground computes at most ${MAX_FRAMES})` : ""}. Showing the last one.`,
+      );
     app.idx = i;
     render(false);
     renderTimeline();
@@ -568,7 +603,9 @@ function selectEvent(e) {
   app.selected = e;
   $("insp-title").textContent = `${e.memberId || e.processId || ""} at ${(e.atMs / 1000).toFixed(1)} s`;
   $("insp-request").value = e.request ? JSON.stringify(e.request, null, 2) : "";
-  $("insp-response").textContent = e.response ? JSON.stringify(e.response, null, 2) : JSON.stringify(e.coordinator || e.action || { detail: e.detail }, null, 2);
+  $("insp-response").textContent = e.response
+    ? JSON.stringify(e.response, null, 2)
+    : JSON.stringify(e.coordinator || e.action || { detail: e.detail }, null, 2);
   selectTab("inspector");
   render(false);
 }
@@ -663,7 +700,9 @@ function wireOverview() {
   let resizeTimer = null;
   window.addEventListener("resize", () => {
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(() => { if (app.tl && app.mode === "overview") render(false); }, 150);
+    resizeTimer = setTimeout(() => {
+      if (app.tl && app.mode === "overview") render(false);
+    }, 150);
   });
 }
 
@@ -705,30 +744,62 @@ function wireControls() {
     }
     const epoch = (p ? p.topologyEpoch : 0) + 1;
     const changes = { topologyEpoch: epoch };
-    if (topology && JSON.stringify({ ...topology, epoch: 0 }) !== JSON.stringify({ ...app.scenario.topology, epoch: 0 })) {
+    if (
+      topology &&
+      JSON.stringify({ ...topology, epoch: 0 }) !== JSON.stringify({ ...app.scenario.topology, epoch: 0 })
+    ) {
       changes.topology = { ...topology, epoch };
     }
     record({ type: "restartProcess", processId: id, changes });
   });
   $("topic-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    record({ type: "createTopics", topics: [{ name: $("topic-name").value, numPartitions: Number($("topic-partitions").value) }] });
+    record({
+      type: "createTopics",
+      topics: [{ name: $("topic-name").value, numPartitions: Number($("topic-partitions").value) }],
+    });
   });
-  $("delete-topic").addEventListener("click", () => $("topic-name").value && record({ type: "deleteTopics", names: [$("topic-name").value] }));
-  $("set-assignor").addEventListener("click", () => record({ type: "setAssignor", assignor: $("assignor-select").value }));
-  $("set-standbys").addEventListener("click", () => record({ type: "setStandbyReplicas", numStandbyReplicas: Number($("standby-count").value) }));
-
+  $("delete-topic").addEventListener(
+    "click",
+    () => $("topic-name").value && record({ type: "deleteTopics", names: [$("topic-name").value] }),
+  );
+  $("set-assignor").addEventListener("click", () =>
+    record({ type: "setAssignor", assignor: $("assignor-select").value }),
+  );
+  $("set-standbys").addEventListener("click", () =>
+    record({ type: "setStandbyReplicas", numStandbyReplicas: Number($("standby-count").value) }),
+  );
 }
 
 /** The transport, the tabs, the scenario's own buttons (share, export, import). */
 function wireTimeline() {
-  $("step-fwd").addEventListener("click", () => { stop(); go(app.idx + 1, true); });
-  $("step-back").addEventListener("click", () => { stop(); go(app.idx - 1, true); });
-  $("step-first").addEventListener("click", () => { stop(); go(0); });
-  $("step-last").addEventListener("click", () => { stop(); go(app.tl.length - 1); });
+  $("step-fwd").addEventListener("click", () => {
+    stop();
+    go(app.idx + 1, true);
+  });
+  $("step-back").addEventListener("click", () => {
+    stop();
+    go(app.idx - 1, true);
+  });
+  $("step-first").addEventListener("click", () => {
+    stop();
+    go(0);
+  });
+  $("step-last").addEventListener("click", () => {
+    stop();
+    go(app.tl.length - 1);
+  });
   $("play").addEventListener("click", play);
-  $("speed").addEventListener("change", () => { if (app.playing) { stop(); play(); } });
-  $("scrub").addEventListener("input", () => { stop(); go(Number($("scrub").value)); });
+  $("speed").addEventListener("change", () => {
+    if (app.playing) {
+      stop();
+      play();
+    }
+  });
+  $("scrub").addEventListener("input", () => {
+    stop();
+    go(Number($("scrub").value));
+  });
   $("progress-stop").addEventListener("click", stopComputing);
   $("link-error-close").addEventListener("click", () => linkNotice(""));
 
@@ -757,7 +828,6 @@ function wireTimeline() {
     app.keepUrl = false;
     loadScenario(s, 0);
   });
-
 }
 
 function wireScenario() {
@@ -776,7 +846,17 @@ function wireScenario() {
     app.keepUrl = false;
     await updateHash();
     const f = app.tl.frame(app.idx);
-    copy(markdownReport({ scenario: app.scenario, frame: f, step: app.idx, steps: app.tl.length - 1, link: location.href, describeText: describeText(f.snap) }), "Copied as Markdown.");
+    copy(
+      markdownReport({
+        scenario: app.scenario,
+        frame: f,
+        step: app.idx,
+        steps: app.tl.length - 1,
+        link: location.href,
+        describeText: describeText(f.snap),
+      }),
+      "Copied as Markdown.",
+    );
   });
   $("export").addEventListener("click", () => {
     const blob = new Blob([JSON.stringify(app.scenario, null, 2)], { type: "application/json" });
@@ -805,27 +885,45 @@ function wireScenario() {
     app.keepUrl = false;
     loadScenario(s, 0);
   });
-
 }
 
 function wireKeys() {
   document.addEventListener("keydown", (ev) => {
     const t = ev.target;
     if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.defaultPrevented) return;
-    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable)) return;
+    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT" || t.isContentEditable))
+      return;
     // A focused button, link, tab or summary takes Space and Enter itself (it is
     // pressed), and a tab its arrows too: only elsewhere do keys drive the timeline.
     const control = t && t.closest && t.closest("button, a[href], summary, [role=tab], [role=button], canvas");
     if (control && (ev.key === " " || ev.key === "Enter")) return;
     if (control && control.getAttribute("role") === "tab") return;
     const keys = {
-      ArrowRight: () => { stop(); go(app.idx + 1, true); },
-      j: () => { stop(); go(app.idx + 1, true); },
-      ArrowLeft: () => { stop(); go(app.idx - 1, true); },
-      k: () => { stop(); go(app.idx - 1, true); },
+      ArrowRight: () => {
+        stop();
+        go(app.idx + 1, true);
+      },
+      j: () => {
+        stop();
+        go(app.idx + 1, true);
+      },
+      ArrowLeft: () => {
+        stop();
+        go(app.idx - 1, true);
+      },
+      k: () => {
+        stop();
+        go(app.idx - 1, true);
+      },
       " ": play,
-      Home: () => { stop(); go(0); },
-      End: () => { stop(); go(app.tl.length - 1); },
+      Home: () => {
+        stop();
+        go(0);
+      },
+      End: () => {
+        stop();
+        go(app.tl.length - 1);
+      },
     };
     const f = keys[ev.key];
     if (f && app.tl) {
@@ -833,7 +931,9 @@ function wireKeys() {
       f();
     }
   });
-  window.addEventListener("hashchange", () => { if (location.hash !== app.lastHash) fromHash(); });
+  window.addEventListener("hashchange", () => {
+    if (location.hash !== app.lastHash) fromHash();
+  });
 }
 
 async function copy(text, done) {
@@ -856,8 +956,11 @@ async function updateHash() {
   clearTimeout(hashTimer);
   if (app.keepUrl) return;
   const preset = app.presets.find((p) => p.name === app.scenario.name);
-  const pristine = preset && JSON.stringify(app.wasm.Simulation.checkScenario(preset.scenario)) === JSON.stringify(app.scenario);
-  const hash = pristine ? `#preset=${encodeURIComponent(preset.name)}&step=${app.idx}` : await encodeHash(app.scenario, app.idx);
+  const pristine =
+    preset && JSON.stringify(app.wasm.Simulation.checkScenario(preset.scenario)) === JSON.stringify(app.scenario);
+  const hash = pristine
+    ? `#preset=${encodeURIComponent(preset.name)}&step=${app.idx}`
+    : await encodeHash(app.scenario, app.idx);
   if (app.keepUrl) return;
   app.lastHash = hash;
   history.replaceState(null, "", hash);
@@ -898,7 +1001,9 @@ async function fromHash() {
 
 async function main() {
   if (typeof WebAssembly !== "object") {
-    showLoadError("This browser has no WebAssembly support, which the playground needs (any current Chrome, Firefox, Safari or Edge has it).");
+    showLoadError(
+      "This browser has no WebAssembly support, which the playground needs (any current Chrome, Firefox, Safari or Edge has it).",
+    );
     return;
   }
   try {
@@ -908,7 +1013,9 @@ async function main() {
     useModule(wasm);
     app.healthRules = healthRules(wasm);
   } catch (e) {
-    showLoadError(`The WebAssembly module failed to load (${e && e.message ? e.message : e}). Build it with \`make play\` (or scripts/build-wasm.sh), which also serves the page over http://.`);
+    showLoadError(
+      `The WebAssembly module failed to load (${e && e.message ? e.message : e}). Build it with \`make play\` (or scripts/build-wasm.sh), which also serves the page over http://.`,
+    );
     return;
   }
   const v = app.wasm.version();

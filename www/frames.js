@@ -63,8 +63,14 @@ export class Timeline {
   /** Sizes the cache and the checkpoints from the group's size. */
   sizeFrom(snap) {
     // What runs now, or what the scenario will start if that is more.
-    const members = Math.max(this.planned.members, snap.processes.reduce((n, p) => n + Math.max(p.threads || 1, p.members.length), 0));
-    const tasks = Math.max(this.planned.tasks, snap.topics.reduce((n, t) => n + t.numPartitions, 0));
+    const members = Math.max(
+      this.planned.members,
+      snap.processes.reduce((n, p) => n + Math.max(p.threads || 1, p.members.length), 0),
+    );
+    const tasks = Math.max(
+      this.planned.tasks,
+      snap.topics.reduce((n, t) => n + t.numPartitions, 0),
+    );
     this.size = { members, tasks };
     this.light = members > LIGHT_MEMBERS;
     const snapBytes = SNAP_BYTES.member * members + SNAP_BYTES.task * tasks + 2000;

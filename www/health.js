@@ -9,7 +9,11 @@ const RULE_WORDS = [
   ["activeOnce", "one active owner", "No task is active on two members."],
   ["processOnce", "one copy per process", "No process holds a task twice, in any roles."],
   ["standbyApart", "standbys apart", "A standby or warm-up never sits on the process of its active."],
-  ["epochsForward", "epochs forward", "Group, assignment, topology and member epochs never go back (a member's only on rejoin)."],
+  [
+    "epochsForward",
+    "epochs forward",
+    "Group, assignment, topology and member epochs never go back (a member's only on rejoin).",
+  ],
   ["assignmentEpochBound", "epochs bounded", "Assignment epoch <= group epoch; member epochs <= assignment epoch."],
   ["stableOwnsTarget", "stable = target", "A member Stable at the assignment epoch owns exactly its target."],
   ["staleGainsNothing", "stale gains nothing", "A member behind the group's topology epoch never gains a task."],
@@ -45,12 +49,18 @@ export function renderHealth(box, check, snap, prev, rules) {
   const sig = JSON.stringify(violations);
   if (box._sig === sig && box.children.length) return;
   box._sig = sig;
-  box.replaceChildren(...rules.map(([rule, label, meaning]) => {
-    const broken = by.get(rule);
-    return el("span", {
-      class: `health-badge ${broken ? "broken" : "ok"}`,
-      title: broken ? broken.join("\n") : meaning,
-      dataset: { rule },
-    }, `${broken ? "\u2717" : "\u2713"} ${label}`);
-  }));
+  box.replaceChildren(
+    ...rules.map(([rule, label, meaning]) => {
+      const broken = by.get(rule);
+      return el(
+        "span",
+        {
+          class: `health-badge ${broken ? "broken" : "ok"}`,
+          title: broken ? broken.join("\n") : meaning,
+          dataset: { rule },
+        },
+        `${broken ? "\u2717" : "\u2713"} ${label}`,
+      );
+    }),
+  );
 }

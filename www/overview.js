@@ -70,7 +70,16 @@ export function overviewModel(snap, prev) {
       const dead = DEAD.includes(m.state);
       const stale = !dead && (m.statuses || []).some((s) => s.statusCode === 0);
       const cells = [];
-      const row = { memberId: m.memberId, processId: p.processId, rack, dead, stale, cells, moved: 0, counts: { active: 0, standby: 0, warmup: 0 } };
+      const row = {
+        memberId: m.memberId,
+        processId: p.processId,
+        rack,
+        dead,
+        stale,
+        cells,
+        moved: 0,
+        counts: { active: 0, standby: 0, warmup: 0 },
+      };
       const mine = new Set();
       const had = before ? before.get(m.memberId) : null;
       const lists = dead ? (g ? g.assignment : null) : m;
@@ -82,13 +91,17 @@ export function overviewModel(snap, prev) {
           const isMoved = before !== null && !(had && had.has(k)) && before.tasks.has(taskOf(k));
           if (isMoved) row.moved++;
           row.counts[name]++;
-          cells.push({ role: name, state: dead ? "orphan" : revoking && revoking.has(k) ? "revoking" : "running", moved: isMoved });
+          cells.push({
+            role: name,
+            state: dead ? "orphan" : revoking && revoking.has(k) ? "revoking" : "running",
+            moved: isMoved,
+          });
         }
       });
       if (!dead && g) {
         ROLES.forEach(([name, key], role) => {
           const want = new Set(taskNums(g.targetAssignment[key], [], role));
-          if (m.reconcilingTo) taskNums(m.reconcilingTo[key], [], role).forEach((k) => want.add(k));
+          if (m.reconcilingTo) for (const k of taskNums(m.reconcilingTo[key], [], role)) want.add(k);
           for (const k of want) if (!mine.has(k)) cells.push({ role: name, state: "incoming", moved: false });
         });
       }
@@ -114,7 +127,16 @@ export function overviewModel(snap, prev) {
       if (!racks.has("")) racks.set("", []);
       racks.get("").push(proc);
     }
-    const row = { memberId: g.memberId, processId: g.processId, rack: "", dead: true, stale: false, cells: [], moved: 0, counts: { active: 0, standby: 0, warmup: 0 } };
+    const row = {
+      memberId: g.memberId,
+      processId: g.processId,
+      rack: "",
+      dead: true,
+      stale: false,
+      cells: [],
+      moved: 0,
+      counts: { active: 0, standby: 0, warmup: 0 },
+    };
     const mine = new Set();
     ROLES.forEach(([name, key], role) => {
       for (const k of taskNums(g.assignment[key], [], role)) {
@@ -141,7 +163,8 @@ export function layout(model, width, maxHeight) {
   // Cells per line: what nearly every member needs; the few with more (a member alone
   // with every task while the others join) wrap onto more lines.
   const counts = [];
-  for (const procs of model.racks.values()) for (const proc of procs) for (const r of proc.members) counts.push(r.cells.length);
+  for (const procs of model.racks.values())
+    for (const proc of procs) for (const r of proc.members) counts.push(r.cells.length);
   counts.sort((a, b) => a - b);
   const usual = Math.max(4, counts.length ? counts[Math.floor(0.95 * (counts.length - 1))] : 4);
   let best = null;
@@ -201,8 +224,18 @@ function cssColors() {
   const cs = getComputedStyle(document.documentElement);
   const v = (name) => cs.getPropertyValue(name).trim();
   return {
-    active: v("--active"), standby: v("--standby"), warmup: v("--warmup"), danger: v("--danger"), stale: v("--stale"),
-    ink: v("--ink"), muted: v("--muted"), lane: v("--lane"), line: v("--line"), panel: v("--panel"), moved: v("--moved"), accent: v("--accent"),
+    active: v("--active"),
+    standby: v("--standby"),
+    warmup: v("--warmup"),
+    danger: v("--danger"),
+    stale: v("--stale"),
+    ink: v("--ink"),
+    muted: v("--muted"),
+    lane: v("--lane"),
+    line: v("--line"),
+    panel: v("--panel"),
+    moved: v("--moved"),
+    accent: v("--accent"),
   };
 }
 
@@ -257,7 +290,12 @@ export function drawOverview(canvas, model, { maxHeight, selected }) {
       let x = x0 + 5;
       if (label) {
         ctx.fillStyle = row.dead ? c.danger : c.ink;
-        ctx.fillText(row.memberId.length > 10 ? `${row.memberId.slice(0, 9)}\u2026` : row.memberId, x, y + s / 2, label - 4);
+        ctx.fillText(
+          row.memberId.length > 10 ? `${row.memberId.slice(0, 9)}\u2026` : row.memberId,
+          x,
+          y + s / 2,
+          label - 4,
+        );
         x += label;
       }
       const lines = Math.max(1, Math.ceil(row.cells.length / cap));

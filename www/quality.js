@@ -10,13 +10,37 @@ import { el } from "./view.js";
 
 /** The figures shown, each with its label and what it means (the tooltip). */
 export const QUALITY_FIGURES = [
-  ["spread", "spread per subtopology", "For each subtopology, the most minus the fewest of its active tasks any member holds (mean / max over subtopologies). 0 or 1 is even."],
+  [
+    "spread",
+    "spread per subtopology",
+    "For each subtopology, the most minus the fewest of its active tasks any member holds (mean / max over subtopologies). 0 or 1 is even.",
+  ],
   ["standbySpread", "standby spread", "The same for standby tasks, over stateful subtopologies."],
-  ["moved", "moved / fewest needed", "Active tasks that changed owner, against the fewest any assignment as balanced would move."],
-  ["balance", "balance (active / all)", "The most minus the fewest tasks any member holds: actives, then actives + standbys + warm-ups."],
-  ["fanOut", "standby fan-out", "Per member with stateful actives: on how many members their standbys are (min / mean / max). More means a crash restores on many members at once."],
-  ["standbys", "standbys unfilled / beside active", "Standby slots wanted and not filled; standbys on their active's process (must be 0)."],
-  ["landing", "orphans on warm standbys", "Stateful tasks whose owner left: how many went to a member that held a standby or warm-up of them."],
+  [
+    "moved",
+    "moved / fewest needed",
+    "Active tasks that changed owner, against the fewest any assignment as balanced would move.",
+  ],
+  [
+    "balance",
+    "balance (active / all)",
+    "The most minus the fewest tasks any member holds: actives, then actives + standbys + warm-ups.",
+  ],
+  [
+    "fanOut",
+    "standby fan-out",
+    "Per member with stateful actives: on how many members their standbys are (min / mean / max). More means a crash restores on many members at once.",
+  ],
+  [
+    "standbys",
+    "standbys unfilled / beside active",
+    "Standby slots wanted and not filled; standbys on their active's process (must be 0).",
+  ],
+  [
+    "landing",
+    "orphans on warm standbys",
+    "Stateful tasks whose owner left: how many went to a member that held a standby or warm-up of them.",
+  ],
 ];
 
 function tasks(list) {
@@ -116,7 +140,12 @@ export function renderQuality(box, rate, snap, prev) {
   const texts = qualityTexts(q);
   box.replaceChildren(
     el("h4", {}, `Target quality (${snap.assignor})`),
-    el("dl", { class: "quality-figures" }, ...QUALITY_FIGURES.map(([key, label, meaning]) =>
-      el("div", { title: meaning, dataset: { figure: key } }, el("dt", {}, label), el("dd", {}, texts[key])))),
+    el(
+      "dl",
+      { class: "quality-figures" },
+      ...QUALITY_FIGURES.map(([key, label, meaning]) =>
+        el("div", { title: meaning, dataset: { figure: key } }, el("dt", {}, label), el("dd", {}, texts[key])),
+      ),
+    ),
   );
 }

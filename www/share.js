@@ -17,14 +17,18 @@ export class LinkError extends Error {}
 
 function fromBase64Url(text) {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) {
-    throw new LinkError("This link is damaged: its scenario has characters a link never carries (was it cut or edited by hand?).");
+    throw new LinkError(
+      "This link is damaged: its scenario has characters a link never carries (was it cut or edited by hand?).",
+    );
   }
   const b = text.replace(/-/g, "+").replace(/_/g, "/");
   let bin;
   try {
     bin = atob(b + "=".repeat((4 - (b.length % 4)) % 4));
   } catch {
-    throw new LinkError("This link is damaged: its scenario is cut short (the text ends in the middle of a character).");
+    throw new LinkError(
+      "This link is damaged: its scenario is cut short (the text ends in the middle of a character).",
+    );
   }
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
@@ -59,7 +63,9 @@ export async function inflateCapped(bytes, limit = MAX_SCENARIO_BYTES) {
     total += r.value.length;
     if (total > limit) {
       reader.cancel().catch(() => {});
-      throw new LinkError(`This link is refused: its scenario inflates to more than ${limit / 1024 / 1024} MiB, the most the playground reads.`);
+      throw new LinkError(
+        `This link is refused: its scenario inflates to more than ${limit / 1024 / 1024} MiB, the most the playground reads.`,
+      );
     }
     chunks.push(r.value);
   }
@@ -88,7 +94,9 @@ export async function encodeHash(scenario, step) {
  */
 export async function decodeHash(hash) {
   if (hash.length > MAX_LINK_CHARS) {
-    throw new LinkError(`This link is refused: it is ${(hash.length / 1024 / 1024).toFixed(1)} MB long, and the playground reads links up to ${MAX_LINK_CHARS / 1024 / 1024} MB.`);
+    throw new LinkError(
+      `This link is refused: it is ${(hash.length / 1024 / 1024).toFixed(1)} MB long, and the playground reads links up to ${MAX_LINK_CHARS / 1024 / 1024} MB.`,
+    );
   }
   let params;
   try {
@@ -99,17 +107,20 @@ export async function decodeHash(hash) {
   const stepText = params.get("step");
   let step = 0;
   if (stepText !== null) {
-    if (!/^\d{1,9}$/.test(stepText)) throw new LinkError(`This link is damaged: its step "${stepText.slice(0, 20)}" is not a whole number.`);
+    if (!/^\d{1,9}$/.test(stepText))
+      throw new LinkError(`This link is damaged: its step "${stepText.slice(0, 20)}" is not a whole number.`);
     step = Number(stepText);
   }
   if (params.has("preset")) return { preset: params.get("preset"), step };
   let bytes;
   if (params.has("s")) {
-    if (typeof DecompressionStream !== "function") throw new LinkError("This browser cannot read compressed links (it has no DecompressionStream).");
+    if (typeof DecompressionStream !== "function")
+      throw new LinkError("This browser cannot read compressed links (it has no DecompressionStream).");
     bytes = await inflateCapped(fromBase64Url(params.get("s")));
   } else if (params.has("j")) {
     bytes = fromBase64Url(params.get("j"));
-    if (bytes.length > MAX_SCENARIO_BYTES) throw new LinkError("This link is refused: its scenario is larger than 32 MiB.");
+    if (bytes.length > MAX_SCENARIO_BYTES)
+      throw new LinkError("This link is refused: its scenario is larger than 32 MiB.");
   } else {
     return null;
   }
@@ -140,13 +151,17 @@ export function markdownReport({ scenario, frame, step, steps, link, describeTex
   lines.push(`Step ${step} of ${steps}, t = ${(frame.snap.nowMs / 1000).toFixed(1)} s. [Open this state](${link})`);
   lines.push("");
   if (g) {
-    lines.push(`Group \`${g.groupId}\`: **${g.groupState}**, group epoch ${g.groupEpoch}, assignment epoch ${g.assignmentEpoch}, topology epoch ${g.topologyEpoch}.`);
+    lines.push(
+      `Group \`${g.groupId}\`: **${g.groupState}**, group epoch ${g.groupEpoch}, assignment epoch ${g.assignmentEpoch}, topology epoch ${g.topologyEpoch}.`,
+    );
     lines.push("");
     lines.push("| member | process | epoch | state | topology epoch | active | standby | warm-up |");
     lines.push("|---|---|---|---|---|---|---|---|");
     for (const m of g.members) {
       const a = m.assignment;
-      lines.push(`| ${m.memberId} | ${m.processId} | ${m.memberEpoch} | ${m.memberState} | ${m.topologyEpoch} | ${tasksText(a.activeTasks)} | ${tasksText(a.standbyTasks)} | ${tasksText(a.warmupTasks)} |`);
+      lines.push(
+        `| ${m.memberId} | ${m.processId} | ${m.memberEpoch} | ${m.memberState} | ${m.topologyEpoch} | ${tasksText(a.activeTasks)} | ${tasksText(a.standbyTasks)} | ${tasksText(a.warmupTasks)} |`,
+      );
     }
   } else {
     lines.push("The group does not exist yet.");
@@ -155,12 +170,23 @@ export function markdownReport({ scenario, frame, step, steps, link, describeTex
   if (frame.events.length) {
     lines.push("Events of this step:");
     lines.push("");
-    for (const e of frame.events) lines.push(`- ${(e.atMs / 1000).toFixed(1)} s ${e.memberId || e.processId || ""} ${e.detail}`.replace(/\s+/g, " "));
+    for (const e of frame.events)
+      lines.push(
+        `- ${(e.atMs / 1000).toFixed(1)} s ${e.memberId || e.processId || ""} ${e.detail}`.replace(/\s+/g, " "),
+      );
     lines.push("");
   }
   if (describeText) {
     lines.push("<details><summary>describe</summary>", "", "```", describeText, "```", "", "</details>", "");
   }
-  lines.push("<details><summary>scenario</summary>", "", "```json", JSON.stringify(scenario, null, 2), "```", "", "</details>");
+  lines.push(
+    "<details><summary>scenario</summary>",
+    "",
+    "```json",
+    JSON.stringify(scenario, null, 2),
+    "```",
+    "",
+    "</details>",
+  );
   return lines.join("\n");
 }

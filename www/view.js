@@ -2,7 +2,7 @@
 // panel, the describe text, the timeline's markers and events. Every string that
 // came from input is set with textContent, never parsed as HTML.
 
-import { RULES, GROUP_STATE_WORDS, MEMBER_STATE_WORDS, statusWords, errorName, errorWords } from "./rules.js";
+import { errorName, errorWords, GROUP_STATE_WORDS, MEMBER_STATE_WORDS, RULES, statusWords } from "./rules.js";
 
 /** `el("div", { class: "x", title: "y" }, child, "text", ...)`; strings become text nodes. */
 export function el(tag, attrs, ...children) {
@@ -67,11 +67,15 @@ function roleSets(lists) {
 export const MAX_ANIMATED = 300;
 
 function chip(key, task, role, extra, title) {
-  return el("span", {
-    class: `chip ${role} ${extra || ""}`.trim(),
-    title,
-    dataset: { key, task, role, state: extra || "running" },
-  }, task);
+  return el(
+    "span",
+    {
+      class: `chip ${role} ${extra || ""}`.trim(),
+      title,
+      dataset: { key, task, role, state: extra || "running" },
+    },
+    task,
+  );
 }
 
 function tag(text, cls, title) {
@@ -92,18 +96,42 @@ function memberLane(p, m, gm) {
   const meta = [];
   meta.push(tag(`thread ${m.thread}`));
   meta.push(tag(`epoch ${m.memberEpoch}`, "", RULES.memberEpoch));
-  if (gm) meta.push(tag(gm.memberState, gm.memberState === "Stable" ? "good" : "", `The coordinator's view. ${RULES.memberState} Now: ${MEMBER_STATE_WORDS[gm.memberState] || gm.memberState}.`));
+  if (gm)
+    meta.push(
+      tag(
+        gm.memberState,
+        gm.memberState === "Stable" ? "good" : "",
+        `The coordinator's view. ${RULES.memberState} Now: ${MEMBER_STATE_WORDS[gm.memberState] || gm.memberState}.`,
+      ),
+    );
   if (!alive) meta.push(tag(m.state.toUpperCase(), "bad", m.state === "Crashed" ? RULES.orphan : undefined));
-  else if (m.state === "Joining") meta.push(tag("joining", "", "The client sends epoch 0 with its topology and empty task lists."));
+  else if (m.state === "Joining")
+    meta.push(tag("joining", "", "The client sends epoch 0 with its topology and empty task lists."));
   else if (m.state === "Reconciling") {
-    const closing = m.revoking ? taskIds(m.revoking.activeTasks).length + taskIds(m.revoking.standbyTasks).length + taskIds(m.revoking.warmupTasks).length : 0;
-    meta.push(tag(closing ? `closing ${closing} task${closing > 1 ? "s" : ""}` : "starting tasks", "",
-      "The client is applying its new assignment; when done it heartbeats at once, listing the tasks it owns (which confirms revocations)."));
+    const closing = m.revoking
+      ? taskIds(m.revoking.activeTasks).length +
+        taskIds(m.revoking.standbyTasks).length +
+        taskIds(m.revoking.warmupTasks).length
+      : 0;
+    meta.push(
+      tag(
+        closing ? `closing ${closing} task${closing > 1 ? "s" : ""}` : "starting tasks",
+        "",
+        "The client is applying its new assignment; when done it heartbeats at once, listing the tasks it owns (which confirms revocations).",
+      ),
+    );
   }
   if (stale) meta.push(tag("STALE_TOPOLOGY", "stale", RULES.stale));
   if (fenced) meta.push(tag("FENCED", "bad", `${errorName(err.code)}: ${err.message}. ${RULES.fenced}`));
   else if (err) meta.push(tag(errorName(err.code), "bad", `${err.message} (${errorWords(err.code)})`));
-  if (m.instanceId) meta.push(tag(`static: ${m.instanceId}`, "", "group.instance.id: a static member keeps its assignment for a session timeout when it leaves with epoch -2."));
+  if (m.instanceId)
+    meta.push(
+      tag(
+        `static: ${m.instanceId}`,
+        "",
+        "group.instance.id: a static member keeps its assignment for a session timeout when it leaves with epoch -2.",
+      ),
+    );
 
   const chips = [];
   const owned = roleSets(m);
@@ -113,8 +141,17 @@ function memberLane(p, m, gm) {
   for (const [role] of ROLES) {
     for (const t of [...owned[role]].sort(taskSort)) {
       const isRevoking = revoking[role].has(t);
-      chips.push(chip(`${role}:${t}@${m.memberId}`, t, role, isRevoking ? "revoking" : "",
-        isRevoking ? `${t} (${role}) is being revoked. ${RULES.revoking}` : `${t}: ${role} task running on ${m.memberId}`));
+      chips.push(
+        chip(
+          `${role}:${t}@${m.memberId}`,
+          t,
+          role,
+          isRevoking ? "revoking" : "",
+          isRevoking
+            ? `${t} (${role}) is being revoked. ${RULES.revoking}`
+            : `${t}: ${role} task running on ${m.memberId}`,
+        ),
+      );
     }
   }
   if (alive) {
@@ -135,9 +172,12 @@ function memberLane(p, m, gm) {
   }
   if (chips.length === 0) chips.push(el("span", { class: "none" }, alive ? "no tasks" : "gone"));
 
-  return el("div", { class: cls.join(" "), dataset: { member: m.memberId, process: p.processId, thread: String(m.thread) } },
+  return el(
+    "div",
+    { class: cls.join(" "), dataset: { member: m.memberId, process: p.processId, thread: String(m.thread) } },
     el("div", { class: "lane-label" }, el("span", { class: "mid" }, m.memberId), el("span", { class: "meta" }, meta)),
-    el("div", { class: "chips" }, chips));
+    el("div", { class: "chips" }, chips),
+  );
 }
 
 /** A lane for a member the coordinator still has but no simulated thread runs now. */
@@ -145,13 +185,27 @@ function ghostLane(pid, gm) {
   const chips = [];
   const held = roleSets(gm.assignment);
   for (const [role] of ROLES) {
-    for (const t of [...held[role]].sort(taskSort)) chips.push(chip(`${role}:${t}@${gm.memberId}`, t, role, "orphan", `${t}: ${RULES.orphan}`));
+    for (const t of [...held[role]].sort(taskSort))
+      chips.push(chip(`${role}:${t}@${gm.memberId}`, t, role, "orphan", `${t}: ${RULES.orphan}`));
   }
   if (chips.length === 0) chips.push(el("span", { class: "none" }, "no tasks"));
-  return el("div", { class: "lane dead", dataset: { member: gm.memberId, process: pid, ghost: "true" } },
-    el("div", { class: "lane-label" }, el("span", { class: "mid" }, gm.memberId),
-      el("span", { class: "meta" }, tag(`epoch ${gm.memberEpoch}`, "", RULES.memberEpoch), tag(gm.memberState), tag("not running", "bad", RULES.orphan))),
-    el("div", { class: "chips" }, chips));
+  return el(
+    "div",
+    { class: "lane dead", dataset: { member: gm.memberId, process: pid, ghost: "true" } },
+    el(
+      "div",
+      { class: "lane-label" },
+      el("span", { class: "mid" }, gm.memberId),
+      el(
+        "span",
+        { class: "meta" },
+        tag(`epoch ${gm.memberEpoch}`, "", RULES.memberEpoch),
+        tag(gm.memberState),
+        tag("not running", "bad", RULES.orphan),
+      ),
+    ),
+    el("div", { class: "chips" }, chips),
+  );
 }
 
 /** The block of one process: its head and a lane per member (ghosts included). */
@@ -160,17 +214,28 @@ function processBlock(p, group, gmembers, shown) {
   const stateTag = {
     running: null,
     stopped: tag("STOPPED", "bad"),
-    crashed: tag("CRASHED", "bad", "The process died without leaving; the coordinator finds out at the session timeout."),
+    crashed: tag(
+      "CRASHED",
+      "bad",
+      "The process died without leaving; the coordinator finds out at the session timeout.",
+    ),
     restarting: tag(`RESTARTING${p.restartAtMs != null ? ` at ${(p.restartAtMs / 1000).toFixed(1)} s` : ""}`, "bad"),
   }[p.state];
   const groupTopo = group && group.topology ? group.topologyEpoch : null;
-  const head = el("div", { class: "process-head" },
+  const head = el(
+    "div",
+    { class: "process-head" },
     el("span", { class: "pid" }, p.processId),
-    tag(`topology epoch ${p.topologyEpoch}`, groupTopo !== null && p.topologyEpoch < groupTopo && !down ? "stale" : "", RULES.memberTopologyEpoch),
+    tag(
+      `topology epoch ${p.topologyEpoch}`,
+      groupTopo !== null && p.topologyEpoch < groupTopo && !down ? "stale" : "",
+      RULES.memberTopologyEpoch,
+    ),
     p.threads > 1 ? tag(`${p.threads} threads`) : null,
     p.instanceId ? tag(`instance ${p.instanceId}`) : null,
     ...(p.clientTags || []).map((kv) => tag(`${kv.key}=${kv.value}`, "", "client tag (rack-aware standby placement)")),
-    stateTag);
+    stateTag,
+  );
   const lanes = [];
   for (const m of p.members) {
     shown.add(m.memberId);
@@ -182,11 +247,16 @@ function processBlock(p, group, gmembers, shown) {
       lanes.push(ghostLane(p.processId, gm));
     }
   }
-  return el("div", { class: `process${down ? " down" : ""}`, dataset: { process: p.processId, state: p.state } }, head, lanes);
+  return el(
+    "div",
+    { class: `process${down ? " down" : ""}`, dataset: { process: p.processId, state: p.state } },
+    head,
+    lanes,
+  );
 }
 
 /** What a process block shows, as text: equal text, same block (it is kept, not rebuilt). */
-function processSignature(p, group, gmembers) {
+function processSignature(p, group, _gmembers) {
   const gms = group ? group.members.filter((gm) => gm.processId === p.processId) : [];
   return JSON.stringify([p, gms, group && group.topology ? group.topologyEpoch : null]);
 }
@@ -260,9 +330,12 @@ function syncChildren(parent, nodes) {
 function watch(container, block) {
   if (typeof IntersectionObserver !== "function") return;
   if (!container._io) {
-    container._io = new IntersectionObserver((entries) => {
-      for (const e of entries) e.target._visible = e.isIntersecting;
-    }, { rootMargin: "300px 0px" });
+    container._io = new IntersectionObserver(
+      (entries) => {
+        for (const e of entries) e.target._visible = e.isIntersecting;
+      },
+      { rootMargin: "300px 0px" },
+    );
   }
   container._io.observe(block);
 }
@@ -271,7 +344,8 @@ function watch(container, block) {
 function chipIndex(block) {
   if (!block._chips) {
     block._chips = new Map();
-    for (const c of block.querySelectorAll(".chip[data-key]")) if (!c.classList.contains("incoming")) block._chips.set(c.dataset.key, c);
+    for (const c of block.querySelectorAll(".chip[data-key]"))
+      if (!c.classList.contains("incoming")) block._chips.set(c.dataset.key, c);
   }
   return block._chips;
 }
@@ -352,18 +426,39 @@ export function renderBoard(container, snap, { animate = false, only = null } = 
       continue;
     }
     let r = oldRacks.get(rack);
-    if (!r) r = el("div", { class: "rack", dataset: { rack } }, el("div", { class: "rack-name" }, rack ? `rack ${rack}` : "no rack"), el("div", { class: "procs" }));
+    if (!r)
+      r = el(
+        "div",
+        { class: "rack", dataset: { rack } },
+        el("div", { class: "rack-name" }, rack ? `rack ${rack}` : "no rack"),
+        el("div", { class: "procs" }),
+      );
     syncChildren(r.lastChild, procs);
     rackEls.set(rack, r);
     top.push(r);
   }
   if (others.length) {
-    const b = el("div", { class: "rack" }, el("div", { class: "rack-name" }, "members not run by the simulation (hand-made heartbeats)"),
-      el("div", { class: "procs" }, el("div", { class: "process" }, others.map((gm) => ghostLane(gm.processId, gm)))));
+    const b = el(
+      "div",
+      { class: "rack" },
+      el("div", { class: "rack-name" }, "members not run by the simulation (hand-made heartbeats)"),
+      el(
+        "div",
+        { class: "procs" },
+        el(
+          "div",
+          { class: "process" },
+          others.map((gm) => ghostLane(gm.processId, gm)),
+        ),
+      ),
+    );
     blocks.set("\u0000others", b);
     top.push(b);
   }
-  if (top.length === 0) top.push(el("p", { class: "empty-board" }, "No process yet. Step forward, pick a preset, or add a process in Controls."));
+  if (top.length === 0)
+    top.push(
+      el("p", { class: "empty-board" }, "No process yet. Step forward, pick a preset, or add a process in Controls."),
+    );
 
   const before = container._index || new Map();
   const after = new Map();
@@ -415,7 +510,12 @@ function firstPositions(container, before, after, motion) {
   const sy = window.scrollY;
   for (const [k, c] of leaving) {
     const r = measure && onScreen(c) ? c.getBoundingClientRect() : null;
-    seen.set(k.slice(0, k.lastIndexOf("@")), { member: k.slice(k.lastIndexOf("@") + 1), left: r ? r.left + sx : null, top: r ? r.top + sy : 0, ttl: 4 });
+    seen.set(k.slice(0, k.lastIndexOf("@")), {
+      member: k.slice(k.lastIndexOf("@") + 1),
+      left: r ? r.left + sx : null,
+      top: r ? r.top + sy : 0,
+      ttl: 4,
+    });
   }
   for (const [, task] of arriving) seen.delete(task);
   // How many changed owner or role in this render (the page's own count, for tests too).
@@ -441,12 +541,17 @@ function slide(moved, first) {
     const dx = first[k].left - last[k].left;
     const dy = first[k].top - last[k].top;
     if (Math.abs(dx) < 2 && Math.abs(dy) < 2) return;
-    c.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
-      { duration: 700, easing: "cubic-bezier(.2,.7,.2,1)" });
+    c.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }], {
+      duration: 700,
+      easing: "cubic-bezier(.2,.7,.2,1)",
+    });
     c.classList.add("flash");
     ringed.push(c);
   });
-  if (ringed.length) setTimeout(() => { for (const c of ringed) c.classList.remove("flash"); }, 1200);
+  if (ringed.length)
+    setTimeout(() => {
+      for (const c of ringed) c.classList.remove("flash");
+    }, 1200);
   return moved.length;
 }
 
@@ -463,7 +568,13 @@ export function renderEpochs(snap, focus = null) {
     return e;
   };
   set("group-id", snap.groupId);
-  const st = set("group-state", g ? g.groupState : "no group", g ? `${RULES.groupState}\nNow: ${GROUP_STATE_WORDS[g.groupState] || ""}` : "The group is created by the first member's join.");
+  const st = set(
+    "group-state",
+    g ? g.groupState : "no group",
+    g
+      ? `${RULES.groupState}\nNow: ${GROUP_STATE_WORDS[g.groupState] || ""}`
+      : "The group is created by the first member's join.",
+  );
   const cls = `state-badge state-${g ? g.groupState : "none"}`;
   if (st.className !== cls) st.className = cls;
   set("group-epoch", g ? g.groupEpoch : "-");
@@ -471,13 +582,21 @@ export function renderEpochs(snap, focus = null) {
   set("group-topology-epoch", g && g.topology ? g.topologyEpoch : "-");
   set("assignor", snap.assignor);
   set("standbys", snap.numStandbyReplicas);
-  set("group-explain", g ? GROUP_STATE_WORDS[g.groupState] || "" : "No group yet: the first member's join creates it and stores its topology.");
+  set(
+    "group-explain",
+    g
+      ? GROUP_STATE_WORDS[g.groupState] || ""
+      : "No group yet: the first member's join creates it and stores its topology.",
+  );
 
   let members = g ? g.members : [];
   const total = members.length;
   if (total > MAX_MEMBER_ROWS) {
     const mine = members.filter((m) => m.processId === focus);
-    members = [...mine, ...members.filter((m) => m.processId !== focus).slice(0, Math.max(0, MAX_MEMBER_ROWS - mine.length))];
+    members = [
+      ...mine,
+      ...members.filter((m) => m.processId !== focus).slice(0, Math.max(0, MAX_MEMBER_ROWS - mine.length)),
+    ];
   }
   // Rows whose text did not change are kept (a step changes a few members, not all).
   const body = document.getElementById("member-rows");
@@ -487,17 +606,33 @@ export function renderEpochs(snap, focus = null) {
     const sig = `${m.memberId}\u0000${m.memberEpoch}\u0000${m.memberState}\u0000${m.topologyEpoch}\u0000${stale}`;
     const kept = old.get(sig);
     if (kept) return kept;
-    const row = el("tr", { dataset: { member: m.memberId } },
+    const row = el(
+      "tr",
+      { dataset: { member: m.memberId } },
       el("td", { class: "mid" }, m.memberId),
       el("td", { title: RULES.memberEpoch }, String(m.memberEpoch)),
       el("td", { title: `${RULES.memberState} ${MEMBER_STATE_WORDS[m.memberState] || ""}` }, m.memberState),
-      el("td", { class: stale ? "stale-cell" : "", title: stale ? RULES.stale : RULES.memberTopologyEpoch }, stale ? `${m.topologyEpoch} (stale)` : String(m.topologyEpoch)));
+      el(
+        "td",
+        { class: stale ? "stale-cell" : "", title: stale ? RULES.stale : RULES.memberTopologyEpoch },
+        stale ? `${m.topologyEpoch} (stale)` : String(m.topologyEpoch),
+      ),
+    );
     row._sig = sig;
     return row;
   });
   if (total > members.length) {
-    rows.push(el("tr", { class: "more" }, el("td", { colspan: "4", class: "muted" },
-      `${members.length} of ${total} members${focus ? ` (process ${focus} first)` : ""}; the Describe tab lists them all.`)));
+    rows.push(
+      el(
+        "tr",
+        { class: "more" },
+        el(
+          "td",
+          { colspan: "4", class: "muted" },
+          `${members.length} of ${total} members${focus ? ` (process ${focus} first)` : ""}; the Describe tab lists them all.`,
+        ),
+      ),
+    );
   }
   syncChildren(body, rows);
 
@@ -514,16 +649,41 @@ export function renderEpochs(snap, focus = null) {
     }
   }
   const lines = [...seen.values()].map((s) =>
-    el("div", { class: `status-line${s.code >= 1 && s.code <= 4 ? " blocking" : ""}`, title: `status ${s.code}: ${s.words}`, dataset: { status: s.name } },
-      el("b", {}, s.name), ` ${s.words}`, s.detail ? ` (${s.detail})` : "", `; sent to ${s.who.length > 12 ? `${s.who.slice(0, 12).join(", ")} and ${s.who.length - 12} more` : s.who.join(", ")}`));
+    el(
+      "div",
+      {
+        class: `status-line${s.code >= 1 && s.code <= 4 ? " blocking" : ""}`,
+        title: `status ${s.code}: ${s.words}`,
+        dataset: { status: s.name },
+      },
+      el("b", {}, s.name),
+      ` ${s.words}`,
+      s.detail ? ` (${s.detail})` : "",
+      `; sent to ${s.who.length > 12 ? `${s.who.slice(0, 12).join(", ")} and ${s.who.length - 12} more` : s.who.join(", ")}`,
+    ),
+  );
   replaceIfChanged(document.getElementById("statuses"), lines);
-  replaceIfChanged(document.getElementById("topics"), snap.topics.map((t) => el("li", {}, `${t.name} (${t.numPartitions} partitions)`)));
+  replaceIfChanged(
+    document.getElementById("topics"),
+    snap.topics.map((t) => el("li", {}, `${t.name} (${t.numPartitions} partitions)`)),
+  );
 }
 
 function pad(rows) {
   const widths = [];
-  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] || 0, String(c).length)));
-  return rows.map((r) => r.map((c, i) => String(c).padEnd(widths[i])).join("  ").trimEnd()).join("\n");
+  for (const r of rows) {
+    r.forEach((c, i) => {
+      widths[i] = Math.max(widths[i] || 0, String(c).length);
+    });
+  }
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => String(c).padEnd(widths[i]))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 }
 
 function tasksCol(list) {
@@ -539,11 +699,43 @@ export function describeText(snap) {
     ["GROUP", "STATE", "GROUP-EPOCH", "TARGET-ASSIGNMENT-EPOCH", "TOPOLOGY-EPOCH", "#MEMBERS"],
     [g.groupId, g.groupState, g.groupEpoch, g.assignmentEpoch, g.topology ? g.topologyEpoch : "-", g.members.length],
   ]);
-  const rows = [["GROUP", "MEMBER", "PROCESS", "CLIENT-ID", "INSTANCE-ID", "MEMBER-EPOCH", "MEMBER-STATE", "TARGET-ASSIGNMENT-EPOCH", "TOPOLOGY-EPOCH", "ACTIVE-TASKS", "STANDBY-TASKS", "WARMUP-TASKS", "TARGET-ACTIVE", "TARGET-STANDBY", "TARGET-WARMUP"]];
+  const rows = [
+    [
+      "GROUP",
+      "MEMBER",
+      "PROCESS",
+      "CLIENT-ID",
+      "INSTANCE-ID",
+      "MEMBER-EPOCH",
+      "MEMBER-STATE",
+      "TARGET-ASSIGNMENT-EPOCH",
+      "TOPOLOGY-EPOCH",
+      "ACTIVE-TASKS",
+      "STANDBY-TASKS",
+      "WARMUP-TASKS",
+      "TARGET-ACTIVE",
+      "TARGET-STANDBY",
+      "TARGET-WARMUP",
+    ],
+  ];
   for (const m of g.members) {
-    rows.push([g.groupId, m.memberId, m.processId, m.clientId || "-", m.instanceId || "-", m.memberEpoch, m.memberState, g.assignmentEpoch, m.topologyEpoch,
-      tasksCol(m.assignment.activeTasks), tasksCol(m.assignment.standbyTasks), tasksCol(m.assignment.warmupTasks),
-      tasksCol(m.targetAssignment.activeTasks), tasksCol(m.targetAssignment.standbyTasks), tasksCol(m.targetAssignment.warmupTasks)]);
+    rows.push([
+      g.groupId,
+      m.memberId,
+      m.processId,
+      m.clientId || "-",
+      m.instanceId || "-",
+      m.memberEpoch,
+      m.memberState,
+      g.assignmentEpoch,
+      m.topologyEpoch,
+      tasksCol(m.assignment.activeTasks),
+      tasksCol(m.assignment.standbyTasks),
+      tasksCol(m.assignment.warmupTasks),
+      tasksCol(m.targetAssignment.activeTasks),
+      tasksCol(m.targetAssignment.standbyTasks),
+      tasksCol(m.targetAssignment.warmupTasks),
+    ]);
   }
   return `${head}\n\n${pad(rows)}`;
 }
@@ -562,7 +754,9 @@ export function renderMarkers(container, frames) {
     MARKER_KINDS.forEach((k, row) => {
       if (!f.marks.has(k) || taken.has(`${k}${bucket}`)) return;
       taken.add(`${k}${bucket}`);
-      items.push(el("i", { class: `m ${k}`, style: `left:${(i / n) * 100}%;top:${row * 6}px`, title: `step ${i}: ${k}` }));
+      items.push(
+        el("i", { class: `m ${k}`, style: `left:${(i / n) * 100}%;top:${row * 6}px`, title: `step ${i}: ${k}` }),
+      );
     });
   });
   container.replaceChildren(...items);
@@ -575,19 +769,47 @@ export function renderEvents(list, frame, selectedSeq, onSelect) {
   const items = frame.events.slice(0, MAX_EVENTS_SHOWN).map((e) => {
     const err = (e.response && e.response.errorCode !== 0) || e.kind === "actionFailed" || e.kind === "fatal";
     const who = e.memberId || e.processId || (e.kind === "action" ? "you / scenario" : "coordinator");
-    return el("li", {
-      class: `kind-${e.kind}${err ? " err" : ""}${e.seq === selectedSeq ? " selected" : ""}`,
-      dataset: { seq: String(e.seq), kind: e.kind },
-      tabindex: "0",
-      title: e.request ? "Show the request and response in the Inspector" : "",
-      onclick: () => onSelect(e),
-      onkeydown: (ev) => { if (ev.key === "Enter") onSelect(e); },
-    }, el("span", { class: "t" }, `${(e.atMs / 1000).toFixed(1)} s`), el("span", { class: "who" }, who), el("span", { class: "what" }, e.detail));
+    return el(
+      "li",
+      {
+        class: `kind-${e.kind}${err ? " err" : ""}${e.seq === selectedSeq ? " selected" : ""}`,
+        dataset: { seq: String(e.seq), kind: e.kind },
+        tabindex: "0",
+        title: e.request ? "Show the request and response in the Inspector" : "",
+        onclick: () => onSelect(e),
+        onkeydown: (ev) => {
+          if (ev.key === "Enter") onSelect(e);
+        },
+      },
+      el("span", { class: "t" }, `${(e.atMs / 1000).toFixed(1)} s`),
+      el("span", { class: "who" }, who),
+      el("span", { class: "what" }, e.detail),
+    );
   });
-  if (items.length === 0) items.push(el("li", { class: "kind-none" }, el("span", { class: "t" }, ""), el("span", {}, ""), el("span", { class: "what muted" }, "The start: nothing has happened yet. Step forward.")));
+  if (items.length === 0)
+    items.push(
+      el(
+        "li",
+        { class: "kind-none" },
+        el("span", { class: "t" }, ""),
+        el("span", {}, ""),
+        el("span", { class: "what muted" }, "The start: nothing has happened yet. Step forward."),
+      ),
+    );
   if (frame.events.length > MAX_EVENTS_SHOWN) {
-    items.push(el("li", { class: "kind-more" }, el("span", { class: "t" }, ""), el("span", {}, ""),
-      el("span", { class: "what muted" }, `and ${frame.events.length - MAX_EVENTS_SHOWN} more events in this step (Copy as Markdown lists them all)`)));
+    items.push(
+      el(
+        "li",
+        { class: "kind-more" },
+        el("span", { class: "t" }, ""),
+        el("span", {}, ""),
+        el(
+          "span",
+          { class: "what muted" },
+          `and ${frame.events.length - MAX_EVENTS_SHOWN} more events in this step (Copy as Markdown lists them all)`,
+        ),
+      ),
+    );
   }
   list.replaceChildren(...items);
 }

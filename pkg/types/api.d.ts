@@ -169,7 +169,10 @@ export type InvariantRule =
  * back, a stale member gaining a task). Empty when all is well. Throws on a value
  * that is not a snapshot.
  */
-export declare function checkInvariants(current: Snapshot | object | string, previous?: Snapshot | object | string | null): Violation[];
+export declare function checkInvariants(
+  current: Snapshot | object | string,
+  previous?: Snapshot | object | string | null,
+): Violation[];
 /** Liveness, after members kept heartbeating with no change: Stable, every task active once. */
 export declare function checkSettled(snapshot: Snapshot | object | string): Violation[];
 // ---------------------------------------------------------------------------------
@@ -310,4 +313,6 @@ export default function init(
   moduleOrPath?: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>,
 ): Promise<unknown>;
 /** Synchronous init() from bytes or a compiled module (browsers); a no-op in Node. */
-export declare function initSync(module?: { module: BufferSource | WebAssembly.Module } | BufferSource | WebAssembly.Module): unknown;
+export declare function initSync(
+  module?: { module: BufferSource | WebAssembly.Module } | BufferSource | WebAssembly.Module,
+): unknown;

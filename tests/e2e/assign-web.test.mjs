@@ -3,11 +3,12 @@
 // fixture (tests/fixtures/assign_cases.json, kept by tests/it/assign_json.rs), a member
 // named "__proto__" is an own property of the result, and hostile specs throw Errors
 // that carry .kind and .path.
-import { test, before, after } from "node:test";
+
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { serve, launch, WWW } from "./harness.mjs";
+import { after, before, test } from "node:test";
+import { launch, serve, WWW } from "./harness.mjs";
 
 let server;
 let browser;
@@ -41,7 +42,10 @@ test("the web build's assign() gives the native results and throws Errors with k
         return { isError: e instanceof Error, kind: e.kind, path: e.path, message: e.message };
       }
     };
-    const one = { subtopologies: [{ subtopologyId: "a", numPartitions: 2 }], members: [{ memberId: "__proto__", processId: "p" }] };
+    const one = {
+      subtopologies: [{ subtopologyId: "a", numPartitions: 2 }],
+      members: [{ memberId: "__proto__", processId: "p" }],
+    };
     const proto = m.assign("sticky", one);
     return {
       results: cases.map((c) => m.assign(c.assignor, c.groupSpec, c.config)),
@@ -49,14 +53,24 @@ test("the web build's assign() gives the native results and throws Errors with k
       hostile: [
         thrown(() => m.assign("sticky", { subtopologies: [{ subtopologyId: "a", numPartitions: 1.5 }], members: [] })),
         thrown(() => m.assign("sticky", { subtopologies: [], members: [{ memberId: "m", processId: "p", extra: 1 }] })),
-        thrown(() => m.assign("sticky", { subtopologies: [], members: [{ memberId: "m", processId: "p" }, { memberId: "m", processId: "q" }] })),
-        thrown(() => m.assign("sticky", { subtopologies: [], members: [{ memberId: "m", processId: "p".repeat(40000) }] })),
+        thrown(() =>
+          m.assign("sticky", {
+            subtopologies: [],
+            members: [
+              { memberId: "m", processId: "p" },
+              { memberId: "m", processId: "q" },
+            ],
+          }),
+        ),
+        thrown(() =>
+          m.assign("sticky", { subtopologies: [], members: [{ memberId: "m", processId: "p".repeat(40000) }] }),
+        ),
         thrown(() => m.assign("sticky", "{")),
       ],
     };
   }, CASES);
   assert.deepEqual(errors, []);
-  r.results.forEach((got, i) => assert.deepEqual(got, CASES[i].expected, CASES[i].name));
+  for (const [i, got] of r.results.entries()) assert.deepEqual(got, CASES[i].expected, CASES[i].name);
   assert.deepEqual(r.proto, [["__proto__"], true]);
   assert.deepEqual(
     r.hostile.map((e) => [e.isError, e.kind, e.path]),

@@ -20,12 +20,15 @@ export function bigScenario({ processes, threads = 4, tasks, racks = 3, standbys
     actions.push(a);
   }
   actions.push({ atMs: 30000, type: "crashProcess", processId: id(0) });
-  for (let k = 1; k <= 4 && k < processes; k++) actions.push({ atMs: 40000 + k * 12000, type: "restartProcess", processId: id(k) });
-  for (let p = processes; p < processes + 2; p++) actions.push({ atMs: 100000, type: "addProcess", processId: id(p), threads, rackId: `r${p % racks}` });
+  for (let k = 1; k <= 4 && k < processes; k++)
+    actions.push({ atMs: 40000 + k * 12000, type: "restartProcess", processId: id(k) });
+  for (let p = processes; p < processes + 2; p++)
+    actions.push({ atMs: 100000, type: "addProcess", processId: id(p), threads, rackId: `r${p % racks}` });
   return {
     name: `big-${processes}x${threads}x${tasks}`,
     title: `${processes} processes x ${threads} threads, ${tasks} tasks`,
-    description: "All join; p000 crashes at 30 s (its tasks move at the session timeout); p001 to p004 are bounced in turn; two more processes join at 100 s.",
+    description:
+      "All join; p000 crashes at 30 s (its tasks move at the session timeout); p001 to p004 are bounced in turn; two more processes join at 100 s.",
     groupId: "big-app",
     config: { assignor: "sticky", numStandbyReplicas: standbys },
     client: { restoreRecordsPerSec: 1000000 },

@@ -7,7 +7,10 @@ export function lowContrast(minimum) {
   const parse = (c) => {
     let m = c.match(/^rgba?\(([^)]+)\)$/);
     if (m) {
-      const v = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+      const v = m[1]
+        .split(/[ ,/]+/)
+        .filter(Boolean)
+        .map(Number);
       return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1];
     }
     m = c.match(/^color\(srgb ([^)]+)\)$/);
@@ -57,14 +60,22 @@ export function lowContrast(minimum) {
     const before = getComputedStyle(el, "::before");
     if (before.content && before.content !== "none" && before.content !== "normal" && before.content !== '""') {
       const bb = parse(before.backgroundColor);
-      checks.push([parse(before.color), bb[3] > 0 ? over(bb, background(el)) : background(el), `${before.content} on ${el.className}`]);
+      checks.push([
+        parse(before.color),
+        bb[3] > 0 ? over(bb, background(el)) : background(el),
+        `${before.content} on ${el.className}`,
+      ]);
     }
     for (const [fg, bg, text] of checks) {
       const x = ratio(over(fg, bg), bg);
       const key = `${el.className}|${text}`;
       if (x < minimum && !seen.has(key)) {
         seen.add(key);
-        out.push({ what: `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}.${String(el.className).replace(/ /g, ".")}`, text, ratio: Math.round(x * 100) / 100 });
+        out.push({
+          what: `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}.${String(el.className).replace(/ /g, ".")}`,
+          text,
+          ratio: Math.round(x * 100) / 100,
+        });
       }
     }
   }

@@ -1,8 +1,8 @@
 // Shared by the playground's end-to-end tests: a tiny static server for www/ on
 // 127.0.0.1 (a free port), and headless Chromium through playwright-core.
 
-import http from "node:http";
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
@@ -37,7 +37,10 @@ export function serve() {
         res.writeHead(404, { "content-type": "text/plain" }).end("not found");
         return;
       }
-      res.writeHead(200, { "content-type": TYPES[path.extname(file)] || "application/octet-stream", "cache-control": "no-store" });
+      res.writeHead(200, {
+        "content-type": TYPES[path.extname(file)] || "application/octet-stream",
+        "cache-control": "no-store",
+      });
       res.end(body);
     });
   });
@@ -52,8 +55,15 @@ export function serve() {
 export async function launch() {
   return chromium.launch({
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }
 
@@ -63,7 +73,9 @@ export async function open(browser, url, { colorScheme = "light", width = 1400, 
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
   await page.goto(url);
   await page.waitForSelector("body[data-ready=true]", { timeout: 20000 });
   await page.waitForSelector("body:not([data-busy])", { timeout: 60000 });

@@ -1,9 +1,10 @@
 // The playground's health badges (www/health.js): the invariant checker's rules are
 // shown for every frame of the rolling-bounce preset, all holding; each badge's
 // tooltip says what its rule means.
-import { test, before, after } from "node:test";
+
 import assert from "node:assert/strict";
-import { serve, launch, open } from "./harness.mjs";
+import { after, before, test } from "node:test";
+import { launch, open, serve } from "./harness.mjs";
 
 let server;
 let browser;
@@ -20,7 +21,8 @@ after(async () => {
 
 async function badges(page) {
   return page.$$eval("#health .health-badge", (els) =>
-    els.map((e) => ({ rule: e.dataset.rule, ok: e.classList.contains("ok"), title: e.title })));
+    els.map((e) => ({ rule: e.dataset.rule, ok: e.classList.contains("ok"), title: e.title })),
+  );
 }
 
 test("health badges hold at every step of the rolling bounce", async () => {
@@ -36,6 +38,9 @@ test("health badges hold at every step of the rolling bounce", async () => {
   }
   const b = await badges(page);
   assert.match(b.find((x) => x.rule === "activeOnce").title, /No task is active on two members/);
-  assert.deepEqual(errors.filter((x) => !/favicon/.test(x)), []);
+  assert.deepEqual(
+    errors.filter((x) => !/favicon/.test(x)),
+    [],
+  );
   await context.close();
 });

@@ -4,13 +4,13 @@
 // a file. Each says what is wrong in words, keeps the link in the address bar and
 // leaves the page usable.
 
-import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import zlib from "node:zlib";
 import path from "node:path";
+import { after, before, test } from "node:test";
 import { pathToFileURL } from "node:url";
-import { serve, launch, open, epochs, WWW } from "./harness.mjs";
+import zlib from "node:zlib";
 import { bigScenario } from "./big-scenario.mjs";
+import { epochs, launch, open, serve, WWW } from "./harness.mjs";
 
 let server;
 let browser;
@@ -26,7 +26,8 @@ after(async () => {
 });
 
 /** Raw browser wording that must never reach the page. */
-const RAW = /Unexpected (token|end)|JSON at position|InvalidCharacterError|Failed to execute|DOMException|undefined|\[object/;
+const RAW =
+  /Unexpected (token|end)|JSON at position|InvalidCharacterError|Failed to execute|DOMException|undefined|\[object/;
 
 async function notice(page) {
   await page.waitForSelector("#link-error:not([hidden])");
@@ -75,19 +76,26 @@ test("a 400 KB link that inflates to 300 MB is refused within a second, and the 
 
 test("broken links and unknown presets say what is wrong in words and keep the link", async () => {
   const page0 = await open(browser, `${server.url}#preset=crash&step=0`);
-  const packed = (json) => page0.page.evaluate(async (text) => {
-    const s = new Blob([new TextEncoder().encode(text)]).stream().pipeThrough(new CompressionStream("deflate-raw"));
-    const bytes = new Uint8Array(await new Response(s).arrayBuffer());
-    let b = "";
-    for (const x of bytes) b += String.fromCharCode(x);
-    return btoa(b).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-  }, json);
+  const packed = (json) =>
+    page0.page.evaluate(async (text) => {
+      const s = new Blob([new TextEncoder().encode(text)]).stream().pipeThrough(new CompressionStream("deflate-raw"));
+      const bytes = new Uint8Array(await new Response(s).arrayBuffer());
+      let b = "";
+      for (const x of bytes) b += String.fromCharCode(x);
+      return btoa(b).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    }, json);
   const good = await packed(JSON.stringify({ name: "x", title: "X", topics: [{ name: "in", numPartitions: 2 }] }));
   const cases = [
-    [`#s=${good.slice(0, good.length - 6)}&step=2`, /^This link is damaged: its compressed scenario is corrupt or cut short\./],
+    [
+      `#s=${good.slice(0, good.length - 6)}&step=2`,
+      /^This link is damaged: its compressed scenario is corrupt or cut short\./,
+    ],
     [`#s=${good.slice(0, 10)}%%%${good.slice(10)}`, /^This link is damaged: /],
-    [`#s=${await packed("{\"name\": \"x\", ")}`, /^This link is damaged: its scenario is not valid JSON/],
-    [`#s=${await packed(JSON.stringify({ name: "x", endMs: -5 }))}`, /^This link's scenario is not valid: endMs: -5 is out of range/],
+    [`#s=${await packed('{"name": "x", ')}`, /^This link is damaged: its scenario is not valid JSON/],
+    [
+      `#s=${await packed(JSON.stringify({ name: "x", endMs: -5 }))}`,
+      /^This link's scenario is not valid: endMs: -5 is out of range/,
+    ],
     [`#s=${good}&step=ten`, /^This link is damaged: its step "ten" is not a whole number\./],
     ["#preset=no-such-preset&step=4", /^This link names a preset the playground does not have: "no-such-preset"\./],
   ];
@@ -100,7 +108,11 @@ test("broken links and unknown presets say what is wrong in words and keep the l
     assert.doesNotMatch(text, /invalid scenario: |: .*: .*: .*: /, "no repeated prefixes");
     assert.match(text, /the link is kept in the address bar/);
     await page.waitForTimeout(400);
-    assert.equal(await page.evaluate(() => location.hash), new URL(`${server.url}${hash}`).hash, "the link stays in the address bar");
+    assert.equal(
+      await page.evaluate(() => location.hash),
+      new URL(`${server.url}${hash}`).hash,
+      "the link stays in the address bar",
+    );
     // The page shows a preset meanwhile, and works.
     assert.match(await page.textContent("#story-title"), /Rolling bounce/);
     await usable(page);
@@ -111,7 +123,10 @@ test("broken links and unknown presets say what is wrong in words and keep the l
   const { page, context } = await open(browser, server.url);
   const msg = await page.evaluate(async () => {
     const { decodeHash } = await import("/share.js");
-    return decodeHash(`#s=${"A".repeat(2_200_000)}`).then(() => "read", (e) => e.message);
+    return decodeHash(`#s=${"A".repeat(2_200_000)}`).then(
+      () => "read",
+      (e) => e.message,
+    );
   });
   assert.match(msg, /^This link is refused: it is 2\.1 MB long, and the playground reads links up to 2 MB\./);
   await context.close();
@@ -122,7 +137,9 @@ test("a link to a late step is computed in slices with progress, the page respon
   const scenario = bigScenario({ processes: 12, threads: 4, tasks: 400, endMs: 7_200_000 });
   const { page, context, errors } = await open(browser, server.url);
   const hash = await page.evaluate(async (s) => (await import("/share.js")).encodeHash(s, 2400), scenario);
-  await page.evaluate((h) => { location.hash = h; }, hash);
+  await page.evaluate((h) => {
+    location.hash = h;
+  }, hash);
   // Progress is shown while the steps are computed...
   await page.waitForSelector("#progress:not([hidden])", { timeout: 20000 });
   assert.match(await page.textContent("#progress-text"), /^Computing step \d+ of 2400/);
@@ -132,7 +149,9 @@ test("a link to a late step is computed in slices with progress, the page respon
   assert.ok(await page.isVisible("#panel-help"));
   const answered = Date.now() - t0;
   assert.ok(answered < 1500, `a click answered in ${answered} ms while computing`);
-  await page.waitForFunction(() => Number(document.body.dataset.step) === 2400 && !document.body.dataset.busy, null, { timeout: 240000 });
+  await page.waitForFunction(() => Number(document.body.dataset.step) === 2400 && !document.body.dataset.busy, null, {
+    timeout: 240000,
+  });
   assert.ok(await page.isHidden("#progress"));
   // Memory: the heap holds a bounded window of frames, not 2 400 snapshots.
   const cdp = await context.newCDPSession(page);
@@ -148,9 +167,18 @@ test("a link to a late step is computed in slices with progress, the page respon
     const wasm = await import("/pkg/streams_rebalance.js");
     const { Timeline } = await import("/frames.js");
     const tl = new Timeline(wasm, wasm.Simulation.checkScenario(s));
-    while (tl.length <= 1234 && tl.extend()) { /* compute */ }
+    while (tl.length <= 1234 && tl.extend()) {
+      /* compute */
+    }
     const f = tl.frame(1234);
-    const out = { t: f.t, group: f.snap.group.groupEpoch, cache: tl.cache.size, cacheMax: tl.cacheMax, checkpoints: tl.checkpoints.size, checkpointMax: tl.checkpointMax };
+    const out = {
+      t: f.t,
+      group: f.snap.group.groupEpoch,
+      cache: tl.cache.size,
+      cacheMax: tl.cacheMax,
+      checkpoints: tl.checkpoints.size,
+      checkpointMax: tl.checkpointMax,
+    };
     tl.free();
     return out;
   }, scenario);

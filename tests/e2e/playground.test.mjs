@@ -3,10 +3,10 @@
 // page shows is checked against the same scenario run in Node through the package's
 // own Simulation (both are deterministic), and against the seed's story.
 
-import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { serve, launch, open, screenshot, board, epochs } from "./harness.mjs";
+import { after, before, test } from "node:test";
+import { board, epochs, launch, open, screenshot, serve } from "./harness.mjs";
 
 const require = createRequire(import.meta.url);
 const wasm = require("../../pkg/dist/node/streams_rebalance.js");
@@ -69,7 +69,9 @@ test("the rolling-bounce preset, step by step, shows what the protocol does", as
     await step(page);
     e = await epochs(page);
     assert.equal(e.step, i);
-    const t = await page.evaluate(() => Number(document.getElementById("clock").textContent.replace(/[^0-9.]/g, "")) * 1000);
+    const t = await page.evaluate(
+      () => Number(document.getElementById("clock").textContent.replace(/[^0-9.]/g, "")) * 1000,
+    );
     const want = expectedAt(scenario, Math.round(t));
     const b = await board(page);
     // Which member holds which task: exactly what the simulated clients run.
@@ -93,7 +95,10 @@ test("the rolling-bounce preset, step by step, shows what the protocol does", as
       }
     }
     // The seed's story, checked on the page itself.
-    const counts = Object.values(b).map((l) => l.active.length).filter((n) => n > 0).sort();
+    const counts = Object.values(b)
+      .map((l) => l.active.length)
+      .filter((n) => n > 0)
+      .sort();
     if (t < 20000 && e.state === "Stable" && counts.join() === "3,3,3") {
       seen.balanced0 = true;
       if (shots++ === 0) await screenshot(page, "rolling-bounce-1-balanced");
@@ -113,7 +118,9 @@ test("the rolling-bounce preset, step by step, shows what the protocol does", as
   assert.ok(seen.staleAfterC, "A and B marked STALE_TOPOLOGY once C bumped the topology epoch");
   assert.ok(seen.cTook, "C took its three tasks while A and B were stale");
   const end = await board(page);
-  const final = Object.values(end).map((l) => l.active.length).filter((n) => n > 0);
+  const final = Object.values(end)
+    .map((l) => l.active.length)
+    .filter((n) => n > 0);
   assert.deepEqual(final, [3, 3, 3]);
   assert.ok(Object.values(end).every((l) => !l.staleTag));
   assert.equal((await epochs(page)).state, "Stable");
@@ -127,7 +134,10 @@ test("the rolling-bounce preset, step by step, shows what the protocol does", as
   assert.deepEqual(await board(page), viaScrub);
   await page.keyboard.press("ArrowLeft");
   assert.equal((await epochs(page)).step, 9);
-  assert.deepEqual(errors.filter((x) => !/favicon/.test(x)), []);
+  assert.deepEqual(
+    errors.filter((x) => !/favicon/.test(x)),
+    [],
+  );
   await context.close();
 });
 
@@ -145,7 +155,7 @@ async function stepUntil(page, done, max = 80) {
 test("the controls: add a process, crash one, redeploy with topology epoch + 1", async () => {
   const { page, context, errors } = await open(browser, `${server.url}#preset=scale-out&step=0`);
   await page.keyboard.press("End");
-  let e = await epochs(page);
+  const e = await epochs(page);
   assert.equal(e.state, "Stable");
 
   // Add a process E with two threads and a rack.
@@ -156,7 +166,9 @@ test("the controls: add a process, crash one, redeploy with topology epoch + 1",
   const running = (b) => Object.values(b).reduce((n, l) => n + l.active.length, 0);
   let r = await stepUntil(page, (b, e) => e.state === "Stable" && b["E-1"] && b["E-2"] && running(b) === 8);
   assert.ok(r.b["E-1"].active.length + r.b["E-2"].active.length > 0, "E runs tasks");
-  const all = Object.values(r.b).flatMap((l) => l.active).sort();
+  const all = Object.values(r.b)
+    .flatMap((l) => l.active)
+    .sort();
   assert.deepEqual(all, ["0_0", "0_1", "0_2", "0_3", "0_4", "0_5", "0_6", "0_7"], "all eight tasks run, once each");
   assert.ok(await page.isVisible(".rack[data-rack='rack-9'] .process[data-process='E']"), "E is drawn in its rack");
 
@@ -170,7 +182,7 @@ test("the controls: add a process, crash one, redeploy with topology epoch + 1",
   await screenshot(page, "controls-crash");
   r = await stepUntil(page, (b, e) => e.state === "Stable" && b["B-1"].orphan.length === 0 && running(b) === 8);
   assert.equal(r.b["B-1"].active.length, 0);
-  assert.ok(await page.locator("#markers .m.crash").count() > 0, "a crash marker on the timeline");
+  assert.ok((await page.locator("#markers .m.crash").count()) > 0, "a crash marker on the timeline");
 
   // Redeploy A with topology epoch 1: the group's topology epoch follows, the others are stale.
   await page.selectOption("#proc-select", "A");
@@ -178,7 +190,7 @@ test("the controls: add a process, crash one, redeploy with topology epoch + 1",
   r = await stepUntil(page, (b, e) => e.topologyEpoch === "1" && e.state === "Stable" && b["C-1"].staleTag);
   for (const id of ["C-1", "D-1", "E-1", "E-2"]) assert.ok(r.b[id].staleTag, `${id} is STALE_TOPOLOGY`);
   assert.equal(r.b["A-1.2"].staleTag, false);
-  assert.ok(await page.locator("#markers .m.topology").count() >= 2, "topology change marked");
+  assert.ok((await page.locator("#markers .m.topology").count()) >= 2, "topology change marked");
   await screenshot(page, "controls-redeploy");
 
   // Topics, assignor, standby replicas: recorded into the scenario and shown.
@@ -194,8 +206,13 @@ test("the controls: add a process, crash one, redeploy with topology epoch + 1",
   assert.equal(await page.textContent("#standbys"), "1");
   const scenario = JSON.parse(await page.inputValue("#scenario-json"));
   const types = scenario.actions.map((a) => a.type);
-  for (const t of ["crashProcess", "restartProcess", "createTopics", "setAssignor", "setStandbyReplicas"]) assert.ok(types.includes(t), t);
-  assert.ok(scenario.actions.some((a) => a.type === "addProcess" && a.processId === "E" && a.threads === 2 && a.rackId === "rack-9"));
+  for (const t of ["crashProcess", "restartProcess", "createTopics", "setAssignor", "setStandbyReplicas"])
+    assert.ok(types.includes(t), t);
+  assert.ok(
+    scenario.actions.some(
+      (a) => a.type === "addProcess" && a.processId === "E" && a.threads === 2 && a.rackId === "rack-9",
+    ),
+  );
 
   // A bad control input is an error message, and changes nothing.
   await page.fill("#topic-name", "bad name!");
@@ -205,19 +222,33 @@ test("the controls: add a process, crash one, redeploy with topology epoch + 1",
   // The inspector: pick a heartbeat from the timeline, edit it, send it.
   await page.click("#tab-controls");
   await page.keyboard.press("End");
-  for (let i = 0; i < 30 && await page.locator("#events li[data-kind=heartbeat]").count() === 0; i++) await page.keyboard.press("ArrowLeft");
+  for (let i = 0; i < 30 && (await page.locator("#events li[data-kind=heartbeat]").count()) === 0; i++)
+    await page.keyboard.press("ArrowLeft");
   await page.locator("#events li[data-kind=heartbeat]").first().click();
   const req = JSON.parse(await page.inputValue("#insp-request"));
   assert.equal(req.groupId, "orders-app");
   assert.ok(JSON.parse(await page.textContent("#insp-response")).memberEpoch !== undefined);
-  await page.fill("#insp-request", JSON.stringify({ ...req, memberId: "intruder", memberEpoch: 7, activeTasks: null, standbyTasks: null, warmupTasks: null }));
+  await page.fill(
+    "#insp-request",
+    JSON.stringify({
+      ...req,
+      memberId: "intruder",
+      memberEpoch: 7,
+      activeTasks: null,
+      standbyTasks: null,
+      warmupTasks: null,
+    }),
+  );
   await page.click("#insp-send");
   const resp = JSON.parse(await page.textContent("#insp-response"));
   assert.equal(resp.errorCode, 25, "UNKNOWN_MEMBER_ID for a member the group does not know");
-  await page.fill("#insp-request", "{\"groupId\": 5}");
+  await page.fill("#insp-request", '{"groupId": 5}');
   await page.click("#insp-send");
   assert.match(await page.textContent("#insp-response"), /groupId: invalid type: integer `5`, expected a string/);
-  assert.deepEqual(errors.filter((x) => !/favicon/.test(x)), []);
+  assert.deepEqual(
+    errors.filter((x) => !/favicon/.test(x)),
+    [],
+  );
   await context.close();
 });
 
@@ -246,7 +277,10 @@ test("a shared link reproduces the same state", async () => {
 test("ids from input are shown as text, never as HTML", async () => {
   const { page, context, errors } = await open(browser, `${server.url}#preset=scale-out&step=3`);
   let dialogs = 0;
-  page.on("dialog", async (d) => { dialogs++; await d.dismiss(); });
+  page.on("dialog", async (d) => {
+    dialogs++;
+    await d.dismiss();
+  });
   const evil = "<img src=x onerror=alert(1)>";
   await page.fill("#add-id", evil);
   await page.click("#add-process");
@@ -258,18 +292,30 @@ test("ids from input are shown as text, never as HTML", async () => {
   assert.match(await page.textContent("#events"), /<img src=x onerror=alert\(1\)>/);
   // A hand-made heartbeat with a hostile member id and topic name.
   await page.click("#tab-inspector");
-  await page.fill("#insp-request", JSON.stringify({
-    groupId: "orders-app", memberId: "<b onmouseover=alert(2)>x</b>", memberEpoch: 0, rebalanceTimeoutMs: 1000,
-    topology: { epoch: 0, subtopologies: [{ subtopologyId: "0", sourceTopics: ["orders"] }] },
-    activeTasks: [], standbyTasks: [], warmupTasks: [], processId: "<script>alert(3)</script>",
-  }));
+  await page.fill(
+    "#insp-request",
+    JSON.stringify({
+      groupId: "orders-app",
+      memberId: "<b onmouseover=alert(2)>x</b>",
+      memberEpoch: 0,
+      rebalanceTimeoutMs: 1000,
+      topology: { epoch: 0, subtopologies: [{ subtopologyId: "0", sourceTopics: ["orders"] }] },
+      activeTasks: [],
+      standbyTasks: [],
+      warmupTasks: [],
+      processId: "<script>alert(3)</script>",
+    }),
+  );
   await page.click("#insp-send");
   assert.equal(await page.locator("#lanes b, #lanes script, #member-rows b").count(), 0);
   assert.match(await page.textContent("#member-rows"), /<b onmouseover=alert\(2\)>x<\/b>/);
   await page.waitForTimeout(300);
   assert.equal(dialogs, 0, "no script ran");
   await screenshot(page, "hostile-ids");
-  assert.deepEqual(errors.filter((x) => !/favicon/.test(x)), []);
+  assert.deepEqual(
+    errors.filter((x) => !/favicon/.test(x)),
+    [],
+  );
   await context.close();
 });
 

@@ -2,9 +2,10 @@
 // preset it rates the current target with assignmentQuality(); once four processes
 // share eight tasks the spread per subtopology is even and no more tasks moved than
 // the balance needs. Each figure's tooltip says what it means.
-import { test, before, after } from "node:test";
+
 import assert from "node:assert/strict";
-import { serve, launch, open } from "./harness.mjs";
+import { after, before, test } from "node:test";
+import { launch, open, serve } from "./harness.mjs";
 
 let server;
 let browser;
@@ -21,7 +22,8 @@ after(async () => {
 
 async function figures(page) {
   return page.$$eval("#quality .quality-figures > div", (els) =>
-    Object.fromEntries(els.map((e) => [e.dataset.figure, { text: e.querySelector("dd").textContent, title: e.title }])));
+    Object.fromEntries(els.map((e) => [e.dataset.figure, { text: e.querySelector("dd").textContent, title: e.title }])),
+  );
 }
 
 test("the quality panel shows the spread and the moves of the target at every step", async () => {
@@ -47,6 +49,9 @@ test("the quality panel shows the spread and the moves of the target at every st
   assert.equal(f.balance.text, "0 / 0");
   assert.match(f.spread.title, /most minus the fewest/);
   assert.match(await page.textContent("#quality h4"), /Target quality \(sticky\)/);
-  assert.deepEqual(errors.filter((x) => !/favicon/.test(x)), []);
+  assert.deepEqual(
+    errors.filter((x) => !/favicon/.test(x)),
+    [],
+  );
   await context.close();
 });

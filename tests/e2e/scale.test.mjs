@@ -4,12 +4,12 @@
 // page shows is checked against the same frames computed in Node (www/frames.js with
 // the package's Node build: both are deterministic).
 
-import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { serve, launch, board } from "./harness.mjs";
-import { bigScenario } from "./big-scenario.mjs";
+import { after, before, test } from "node:test";
 import { Timeline } from "../../www/frames.js";
+import { bigScenario } from "./big-scenario.mjs";
+import { board, launch, serve } from "./harness.mjs";
 
 const require = createRequire(import.meta.url);
 const wasm = require("../../pkg/dist/node/streams_rebalance.js");
@@ -43,17 +43,29 @@ async function openMoving(url, { width = 1400, height = 1000 } = {}) {
 async function openScenario(scenario, step, opts) {
   const o = await openMoving(server.url, opts);
   const hash = await o.page.evaluate(async ([s, k]) => (await import("/share.js")).encodeHash(s, k), [scenario, step]);
-  await o.page.evaluate((h) => { location.hash = h; }, hash);
-  await o.page.waitForFunction(([t, k]) => document.getElementById("story-title").textContent === t
-    && Number(document.body.dataset.step) === k && !document.body.dataset.busy, [scenario.title, step], { timeout: 120000 });
+  await o.page.evaluate((h) => {
+    location.hash = h;
+  }, hash);
+  await o.page.waitForFunction(
+    ([t, k]) =>
+      document.getElementById("story-title").textContent === t &&
+      Number(document.body.dataset.step) === k &&
+      !document.body.dataset.busy,
+    [scenario.title, step],
+    { timeout: 120000 },
+  );
   return o;
 }
 
 /** The chips sliding now: "member role task". */
 function sliding(page) {
-  return page.evaluate(() => [...document.querySelectorAll("#lanes .chip, #focus-lanes .chip")]
-    .filter((c) => c.getAnimations().some((a) => a.effect && String(a.effect.getKeyframes()[0].transform).startsWith("translate")))
-    .map((c) => `${c.closest(".lane").dataset.member} ${c.dataset.role} ${c.dataset.task}`));
+  return page.evaluate(() =>
+    [...document.querySelectorAll("#lanes .chip, #focus-lanes .chip")]
+      .filter((c) =>
+        c.getAnimations().some((a) => a.effect && String(a.effect.getKeyframes()[0].transform).startsWith("translate")),
+      )
+      .map((c) => `${c.closest(".lane").dataset.member} ${c.dataset.role} ${c.dataset.task}`),
+  );
 }
 
 /** "member role task" of every chip a member owns (running, revoking or orphaned). */
@@ -72,7 +84,9 @@ test("only chips whose owner or role changed slide (rolling bounce, every step)"
   let slid = 0;
   const steps = Number(await page.getAttribute("body", "data-steps"));
   for (let i = 1; i <= steps; i++) {
-    await page.evaluate(() => { for (const a of document.getAnimations()) a.finish(); });
+    await page.evaluate(() => {
+      for (const a of document.getAnimations()) a.finish();
+    });
     await page.keyboard.press("ArrowRight");
     const moving = await sliding(page);
     const now = await board(page);
@@ -105,10 +119,23 @@ test("no chip slides when hundreds change owner at once, and never more than 300
   let bigStep = false;
   // Forward through the join (the first member takes everything, then gives most of it
   // away), then back through it: stepping back, hundreds of chips return at once.
-  const keys = ["ArrowRight", "ArrowRight", "ArrowRight", "ArrowRight", "ArrowRight", "ArrowRight", "ArrowLeft", "ArrowLeft", "ArrowLeft", "ArrowLeft"];
+  const keys = [
+    "ArrowRight",
+    "ArrowRight",
+    "ArrowRight",
+    "ArrowRight",
+    "ArrowRight",
+    "ArrowRight",
+    "ArrowLeft",
+    "ArrowLeft",
+    "ArrowLeft",
+    "ArrowLeft",
+  ];
   for (const [n, key] of keys.entries()) {
     const i = `${n + 1} (${key})`;
-    await page.evaluate(() => { for (const a of document.getAnimations()) a.finish(); });
+    await page.evaluate(() => {
+      for (const a of document.getAnimations()) a.finish();
+    });
     await page.keyboard.press(key);
     const moving = await sliding(page);
     const now = await board(page);
@@ -181,7 +208,9 @@ test("a big group is an overview on one screen: moves ringed, a member's process
   const scenario = bigScenario({ processes: 100, threads: 4, tasks: 1200, endMs: 60000 });
   // The same frames in Node: which step moves tasks, and how many.
   const tl = new Timeline(wasm, wasm.Simulation.checkScenario(scenario));
-  while (!tl.complete && tl.extend()) { /* compute */ }
+  while (!tl.complete && tl.extend()) {
+    /* compute */
+  }
   let step = -1;
   let moved = 0;
   for (let i = 2; i < tl.length && step < 0; i++) {
@@ -205,9 +234,14 @@ test("a big group is an overview on one screen: moves ringed, a member's process
   assert.equal(await page.getAttribute("#board", "data-mode"), "overview", "400 members: the overview");
   await page.keyboard.press("ArrowRight");
   assert.equal(Number(await page.getAttribute("body", "data-step")), step);
-  assert.match(await page.textContent("#overview-summary"), new RegExp(`^400 members, \\d+ active tasks; ${moved} moved in this step`));
+  assert.match(
+    await page.textContent("#overview-summary"),
+    new RegExp(`^400 members, \\d+ active tasks; ${moved} moved in this step`),
+  );
   // The invariants are checked once stepping pauses (replayed coordinator snapshots).
-  await page.waitForFunction(() => document.querySelectorAll("#health .health-badge").length === 7, null, { timeout: 10000 });
+  await page.waitForFunction(() => document.querySelectorAll("#health .health-badge").length === 7, null, {
+    timeout: 10000,
+  });
   assert.deepEqual(await page.$$eval("#health .health-badge:not(.ok)", (b) => b.map((x) => x.textContent)), []);
   // One screen: the whole canvas is inside the window.
   const box = await page.evaluate(() => {
@@ -223,7 +257,8 @@ test("a big group is an overview on one screen: moves ringed, a member's process
     const [r, g, b] = [1, 3, 5].map((i) => parseInt(want.slice(i, i + 2), 16));
     const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
     let n = 0;
-    for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i] - r) < 4 && Math.abs(d[i + 1] - g) < 4 && Math.abs(d[i + 2] - b) < 4) n++;
+    for (let i = 0; i < d.length; i += 4)
+      if (Math.abs(d[i] - r) < 4 && Math.abs(d[i + 1] - g) < 4 && Math.abs(d[i + 2] - b) < 4) n++;
     return n;
   });
   assert.ok(ringed > moved, `moved cells are ringed (${ringed} pixels)`);
@@ -234,7 +269,11 @@ test("a big group is an overview on one screen: moves ringed, a member's process
   const proc = expected.processes.find((p) => p.members.some((m) => m.memberId === member));
   assert.ok(proc, `clicked a member (${info})`);
   const lanes = await board(page);
-  assert.deepEqual(Object.keys(lanes).sort(), proc.members.map((m) => m.memberId).sort(), "the lanes of that member's process");
+  assert.deepEqual(
+    Object.keys(lanes).sort(),
+    proc.members.map((m) => m.memberId).sort(),
+    "the lanes of that member's process",
+  );
   const m = proc.members.find((x) => x.memberId === member);
   const tasks = (l) => l.flatMap((t) => t.partitions.map((p) => `${t.subtopologyId}_${p}`)).sort();
   assert.deepEqual([...lanes[member].active].sort(), tasks(m.activeTasks));
@@ -262,7 +301,9 @@ test("1 000 members x 10 000 tasks fit one 1080 px screen", async () => {
   const scenario = bigScenario({ processes: 250, threads: 4, tasks: 10000, endMs: 10000 });
   const { context, page, errors } = await openScenario(scenario, 3, { width: 1920, height: 1080 });
   assert.match(await page.textContent("#overview-summary"), /^1000 members, \d+ active tasks;/);
-  const bottom = await page.evaluate(() => document.getElementById("overview-canvas").getBoundingClientRect().bottom + window.scrollY);
+  const bottom = await page.evaluate(
+    () => document.getElementById("overview-canvas").getBoundingClientRect().bottom + window.scrollY,
+  );
   assert.ok(bottom <= 1080, `the overview ends at ${bottom} px`);
   assert.equal(await page.isDisabled("#view-toggle"), true, "no lanes for 1 000 members at once");
   assert.deepEqual(errors, []);

@@ -3,9 +3,9 @@
 // its result; a failed action is not recorded and its error clears on the next good
 // one; a preset with changes is a custom scenario and says so.
 
-import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { serve, launch, open, board, epochs } from "./harness.mjs";
+import { after, before, test } from "node:test";
+import { board, epochs, launch, open, serve } from "./harness.mjs";
 
 let server;
 let browser;
@@ -32,7 +32,9 @@ test("Play stops at the last computed step, and starts over from there", async (
   await page.click("#step-back");
   await page.click("#step-back");
   await page.click("#play");
-  await page.waitForFunction(() => document.getElementById("play").getAttribute("aria-label") === "Play", null, { timeout: 5000 });
+  await page.waitForFunction(() => document.getElementById("play").getAttribute("aria-label") === "Play", null, {
+    timeout: 5000,
+  });
   const e = await epochs(page);
   assert.equal(e.step, last, "stopped at the last step");
   assert.equal(e.steps, last, "and computed nothing past it");
@@ -62,7 +64,10 @@ test("an action at the last step: End shows what it causes", async () => {
   const b = await board(page);
   assert.ok(b["Z-1"].active.length > 0, "at the end Z runs tasks");
   const scenario = await scenarioOf(page);
-  assert.ok(scenario.endMs >= scenario.actions.at(-1).atMs + 45000, "the scenario's end leaves time for the consequences");
+  assert.ok(
+    scenario.endMs >= scenario.actions.at(-1).atMs + 45000,
+    "the scenario's end leaves time for the consequences",
+  );
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -98,7 +103,10 @@ test("a failed action is not recorded, and its error clears on the next good act
   await page.click("#crash-process");
   assert.equal(await page.textContent("#control-error"), "");
   assert.equal((await scenarioOf(page)).actions.filter((a) => a.type === "crashProcess").length, 1);
-  assert.equal((await scenarioOf(page)).actions.filter((a) => a.type === "addProcess").length, before.actions.filter((a) => a.type === "addProcess").length);
+  assert.equal(
+    (await scenarioOf(page)).actions.filter((a) => a.type === "addProcess").length,
+    before.actions.filter((a) => a.type === "addProcess").length,
+  );
   await context.close();
 });
 

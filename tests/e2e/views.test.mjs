@@ -1,12 +1,12 @@
 // The playground's other views: hover rules, describe, fenced members, animated moves,
 // Markdown for bug reports, export and import, editing the scenario.
 
-import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { serve, launch, open, screenshot, board, epochs } from "./harness.mjs";
+import { after, before, test } from "node:test";
+import { board, epochs, launch, open, screenshot, serve } from "./harness.mjs";
 
 let server;
 let browser;
@@ -23,16 +23,27 @@ after(async () => {
 
 test("hovering a term gives the rule behind it, and describe prints the group", async () => {
   const { page, context } = await open(browser, `${server.url}#preset=rolling-bounce&step=24`);
-  assert.match(await page.getAttribute("dt[data-rule=groupEpoch]", "title"), /group epoch goes up by one whenever membership/);
-  assert.match(await page.getAttribute("dt[data-rule=assignmentEpoch]", "title"), /group epoch the target assignment was computed for/);
+  assert.match(
+    await page.getAttribute("dt[data-rule=groupEpoch]", "title"),
+    /group epoch goes up by one whenever membership/,
+  );
+  assert.match(
+    await page.getAttribute("dt[data-rule=assignmentEpoch]", "title"),
+    /group epoch the target assignment was computed for/,
+  );
   assert.match(await page.getAttribute("#group-state", "title"), /PROTOCOL\.md §4\.3/);
   // Each term links to its section of docs/PROTOCOL.md in the repository.
-  assert.equal(await page.getAttribute("dt[data-rule=groupState] a.rule-link", "href"),
-    "https://github.com/streams-rebalance/streams-rebalance/blob/main/docs/PROTOCOL.md#43-group-states");
+  assert.equal(
+    await page.getAttribute("dt[data-rule=groupState] a.rule-link", "href"),
+    "https://github.com/streams-rebalance/streams-rebalance/blob/main/docs/PROTOCOL.md#43-group-states",
+  );
   assert.equal(await page.getAttribute("th[data-rule=memberState] a.rule-link", "target"), "_blank");
   assert.equal(await page.textContent("dt[data-rule=groupEpoch]"), "group epoch");
   assert.match(await page.getAttribute(".lane[data-member='A-1'] .tag.stale", "title"), /STALE_TOPOLOGY \(status 0\)/);
-  assert.match(await page.getAttribute(".lane[data-member='A-1'] .chip.revoking", "title"), /never given to a new owner/);
+  assert.match(
+    await page.getAttribute(".lane[data-member='A-1'] .chip.revoking", "title"),
+    /never given to a new owner/,
+  );
   assert.match(await page.textContent("#statuses"), /STALE_TOPOLOGY.*sent to A-1, B-1/);
   await page.click("#tab-describe");
   const text = await page.textContent("#describe");
@@ -48,17 +59,27 @@ test("a fenced member is marked and rejoins", async () => {
   const { page, context } = await open(browser, `${server.url}#preset=crash&step=8`);
   await page.click("#tab-inspector");
   // Fence A-1 by hand: a heartbeat with an epoch the coordinator does not expect.
-  await page.fill("#insp-request", JSON.stringify({ groupId: "clicks-app", memberId: "A-1", memberEpoch: 99, activeTasks: [], standbyTasks: [], warmupTasks: [] }));
+  await page.fill(
+    "#insp-request",
+    JSON.stringify({
+      groupId: "clicks-app",
+      memberId: "A-1",
+      memberEpoch: 99,
+      activeTasks: [],
+      standbyTasks: [],
+      warmupTasks: [],
+    }),
+  );
   await page.click("#insp-send");
   assert.equal(JSON.parse(await page.textContent("#insp-response")).errorCode, 110, "FENCED_MEMBER_EPOCH");
   let fenced = false;
   for (let i = 0; i < 20 && !fenced; i++) {
     await page.keyboard.press("ArrowRight");
-    fenced = await page.locator(".lane[data-member='A-1'] .tag.bad", { hasText: "FENCED" }).count() > 0;
+    fenced = (await page.locator(".lane[data-member='A-1'] .tag.bad", { hasText: "FENCED" }).count()) > 0;
   }
   assert.ok(fenced, "A-1's lane says FENCED after its next heartbeat");
-  assert.ok(await page.locator(".lane.fenced[data-member='A-1']").count() === 1);
-  assert.ok(await page.locator("#markers .m.error").count() > 0, "an error marker");
+  assert.ok((await page.locator(".lane.fenced[data-member='A-1']").count()) === 1);
+  assert.ok((await page.locator("#markers .m.error").count()) > 0, "an error marker");
   await screenshot(page, "fenced");
   // It rejoins with epoch 0 and gets tasks again.
   let back = false;
@@ -79,7 +100,12 @@ test("a task that changes owner slides over", async () => {
   let animated = 0;
   for (let i = 0; i < 25 && animated === 0; i++) {
     await page.keyboard.press("ArrowRight");
-    animated = await page.evaluate(() => [...document.querySelectorAll(".chip")].filter((c) => c.getAnimations().some((a) => a.effect && a.effect.getKeyframes()[0].transform !== "translate(0px, 0px)")).length);
+    animated = await page.evaluate(
+      () =>
+        [...document.querySelectorAll(".chip")].filter((c) =>
+          c.getAnimations().some((a) => a.effect && a.effect.getKeyframes()[0].transform !== "translate(0px, 0px)"),
+        ).length,
+    );
   }
   assert.ok(animated > 0, "a chip is animated from its previous place");
   await context.close();
@@ -161,10 +187,22 @@ test("redeploy with an edited topology: only the redeployed member runs the new 
     await page.keyboard.press("ArrowRight");
     b = await board(page);
     const e = await epochs(page);
-    if (e.state === "Stable" && e.topologyEpoch === "1" && b["B-1.2"] && b["B-1.2"].active.some((t) => t.startsWith("1_"))) break;
+    if (
+      e.state === "Stable" &&
+      e.topologyEpoch === "1" &&
+      b["B-1.2"] &&
+      b["B-1.2"].active.some((t) => t.startsWith("1_"))
+    )
+      break;
   }
-  const newTasks = Object.entries(b).flatMap(([id, l]) => l.active.filter((t) => t.startsWith("1_")).map((t) => [id, t]));
-  assert.deepEqual(newTasks.map(([id]) => id), ["B-1.2", "B-1.2"], "stale members never gain the new subtopology's tasks");
+  const newTasks = Object.entries(b).flatMap(([id, l]) =>
+    l.active.filter((t) => t.startsWith("1_")).map((t) => [id, t]),
+  );
+  assert.deepEqual(
+    newTasks.map(([id]) => id),
+    ["B-1.2", "B-1.2"],
+    "stale members never gain the new subtopology's tasks",
+  );
   for (const id of ["A-1", "C-1", "D-1"]) assert.ok(b[id].staleTag, `${id} is stale`);
   assert.deepEqual(errors, []);
   await screenshot(page, "redeploy-new-subtopology");

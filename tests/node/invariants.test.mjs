@@ -2,9 +2,10 @@
 // preset of the playground, frame by frame as the page computes them, breaks no rule;
 // a hand-broken snapshot is reported; a snapshot that is not one throws. Needs the
 // wasm build first (scripts/build-wasm.sh).
-import { test } from "node:test";
+
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
+import { test } from "node:test";
 
 const require = createRequire(import.meta.url);
 const wasm = require("../../pkg/dist/node/streams_rebalance.js");
@@ -41,11 +42,18 @@ test("a scale-out ends settled: Stable, every task active once", () => {
 test("a broken snapshot is reported, a non-snapshot throws", () => {
   const c = new wasm.Coordinator({ seed: 1 });
   c.createTopics([{ name: "in", numPartitions: 2 }]);
-  const join = (memberId, processId) => c.heartbeat({
-    groupId: "g", memberId, memberEpoch: 0, rebalanceTimeoutMs: 1000,
-    topology: { epoch: 0, subtopologies: [{ subtopologyId: "0", sourceTopics: ["in"] }] },
-    activeTasks: [], standbyTasks: [], warmupTasks: [], processId,
-  });
+  const join = (memberId, processId) =>
+    c.heartbeat({
+      groupId: "g",
+      memberId,
+      memberEpoch: 0,
+      rebalanceTimeoutMs: 1000,
+      topology: { epoch: 0, subtopologies: [{ subtopologyId: "0", sourceTopics: ["in"] }] },
+      activeTasks: [],
+      standbyTasks: [],
+      warmupTasks: [],
+      processId,
+    });
   join("a", "p1");
   join("b", "p2");
   const snap = c.snapshot();
@@ -54,12 +62,18 @@ test("a broken snapshot is reported, a non-snapshot throws", () => {
   const [a, b] = snap.groups[0].members;
   b.assignment.activeTasks = a.assignment.activeTasks;
   const broken = wasm.checkInvariants(JSON.stringify(snap));
-  assert.ok(broken.some((v) => v.rule === "activeOnce" && /is active on 2 members: a, b/.test(v.message)), JSON.stringify(broken));
+  assert.ok(
+    broken.some((v) => v.rule === "activeOnce" && /is active on 2 members: a, b/.test(v.message)),
+    JSON.stringify(broken),
+  );
   // Epochs going back, against the snapshot before.
   const later = structuredClone(snap);
   later.groups[0].groupEpoch -= 1;
   assert.ok(wasm.checkInvariants(later, c.snapshot()).some((v) => v.rule === "epochsForward"));
-  assert.throws(() => wasm.checkInvariants({ groups: [{}] }), /invalid current: groups\[0\]\.groupId: missing field `groupId`/);
+  assert.throws(
+    () => wasm.checkInvariants({ groups: [{}] }),
+    /invalid current: groups\[0\]\.groupId: missing field `groupId`/,
+  );
   assert.throws(() => wasm.checkInvariants(undefined), /invalid current/);
   c.free();
 });

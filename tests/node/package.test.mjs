@@ -1,12 +1,13 @@
 // The packed npm package, used as a user would: `npm pack` in pkg/, install the
 // tarball into a fresh folder, then require() it, import it, and type-check a program
 // against its types. Needs the wasm build first (scripts/build-wasm.sh).
-import { test, before, after } from "node:test";
+
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync, readFileSync, copyFileSync, rmSync, existsSync, readdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -96,7 +97,10 @@ test("the tarball ships the hand-written files and both builds, and nothing else
     assert.match(f, /^(LICENSE|README\.md|index\.d\.m?ts|node\.cjs|node\.mjs|package\.json|dist\/(node|web)\/.+)$/, f);
   }
   // The wasm once (the Node build reads the web build's): it was shipped twice.
-  assert.deepEqual(files.filter((f) => f.endsWith(".wasm")), ["dist/web/streams_rebalance_bg.wasm"]);
+  assert.deepEqual(
+    files.filter((f) => f.endsWith(".wasm")),
+    ["dist/web/streams_rebalance_bg.wasm"],
+  );
   const wasm = packed.files.find((f) => f.path.endsWith(".wasm")).size;
   assert.ok(packed.unpackedSize < wasm * 1.5, `unpacked ${packed.unpackedSize} bytes for a ${wasm}-byte wasm`);
   const installed = JSON.parse(readFileSync(join(app, "node_modules", "streams-rebalance", "package.json"), "utf8"));
@@ -134,17 +138,26 @@ function checkScenario(r) {
   const g = r.described.groups[0];
   assert.equal(g.groupId, "app");
   assert.equal(g.errorCode, 0);
-  assert.deepEqual(g.members.map((m) => [m.memberId, m.memberEpoch, m.processId]), [[j.memberId, j.memberEpoch, "process-1"]]);
+  assert.deepEqual(
+    g.members.map((m) => [m.memberId, m.memberEpoch, m.processId]),
+    [[j.memberId, j.memberEpoch, "process-1"]],
+  );
   // assign() in every entry point, and its error: members
   // in sorted order, every task once, balanced.
   assert.deepEqual(Object.keys(r.assigned.members), ["a", "b"]);
   const owned = Object.values(r.assigned.members).map((ma) => {
     assert.deepEqual(ma.standbyTasks, []);
     assert.deepEqual(ma.warmupTasks, []);
-    return ma.activeTasks.flatMap((t) => (assert.equal(t.subtopologyId, "0"), t.partitions));
+    return ma.activeTasks.flatMap((t) => {
+      assert.equal(t.subtopologyId, "0");
+      return t.partitions;
+    });
   });
   assert.deepEqual(owned.flat().sort(), [0, 1, 2]);
-  assert.ok(owned.every((ps) => ps.length >= 1 && ps.length <= 2), JSON.stringify(owned));
+  assert.ok(
+    owned.every((ps) => ps.length >= 1 && ps.length <= 2),
+    JSON.stringify(owned),
+  );
   assert.equal(r.assignThrown, "invalid groupSpec: members[0].processId: missing field `processId`");
 }
 
@@ -161,10 +174,7 @@ test("import loads the package without init() and answers heartbeats", () => {
 });
 
 test("browser-style code (await init()) runs unchanged in Node", () => {
-  const r = runScript(
-    "universal.mjs",
-    `import init, * as m from "streams-rebalance";\nawait init();\n${SCENARIO}`,
-  );
+  const r = runScript("universal.mjs", `import init, * as m from "streams-rebalance";\nawait init();\n${SCENARIO}`);
   checkScenario(r);
 });
 
@@ -229,18 +239,32 @@ function readmeBrowserExample() {
   return example;
 }
 
-for (const [moduleResolution, module] of [["nodenext", "nodenext"], ["bundler", "esnext"]]) {
+for (const [moduleResolution, module] of [
+  ["nodenext", "nodenext"],
+  ["bundler", "esnext"],
+]) {
   test(`the README's browser example type-checks under moduleResolution ${moduleResolution}`, () => {
     const example = readmeBrowserExample();
     const dir = join(app, `readme-${moduleResolution}`);
     run("mkdir", ["-p", dir], app);
     // As written, and with the entry the README names as an alternative.
     writeFileSync(join(dir, "example.ts"), `${example}\nexport {};\n`);
-    writeFileSync(join(dir, "example-web.ts"), `${example.replace(/from "streams-rebalance"/, 'from "streams-rebalance/web"')}\nexport {};\n`);
+    writeFileSync(
+      join(dir, "example-web.ts"),
+      `${example.replace(/from "streams-rebalance"/, 'from "streams-rebalance/web"')}\nexport {};\n`,
+    );
     writeFileSync(
       join(dir, "tsconfig.json"),
       JSON.stringify({
-        compilerOptions: { strict: true, noEmit: true, target: "ES2022", module, moduleResolution, lib: ["ES2022", "DOM"], types: [] },
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: "ES2022",
+          module,
+          moduleResolution,
+          lib: ["ES2022", "DOM"],
+          types: [],
+        },
         files: ["example.ts", "example-web.ts"],
       }),
     );

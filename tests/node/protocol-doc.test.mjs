@@ -3,12 +3,12 @@
 // of the playground's rules must land on a heading of the file, in the repository
 // that Cargo.toml names. Reads files only (no wasm).
 
-import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { PROTOCOL_URL, RULES, RULE_SECTIONS, ruleUrl } from "../../www/rules.js";
+import { PROTOCOL_URL, RULE_SECTIONS, RULES, ruleUrl } from "../../www/rules.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const doc = readFileSync(join(root, "docs/PROTOCOL.md"), "utf8");
@@ -16,7 +16,11 @@ const doc = readFileSync(join(root, "docs/PROTOCOL.md"), "utf8");
 // GitHub's heading anchors: lower case, punctuation dropped (hyphens and underscores
 // kept), each space a hyphen.
 const slug = (heading) =>
-  heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\p{M}_ -]/gu, "").replace(/ /g, "-");
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\p{M}_ -]/gu, "")
+    .replace(/ /g, "-");
 
 const headings = doc
   .split("\n")
@@ -24,9 +28,7 @@ const headings = doc
   .map((l) => l.replace(/^#+ /, ""));
 const anchors = headings.map(slug);
 // "4.4 Topology epochs" -> 4.4; "4. Epochs, ..." -> 4.
-const sections = new Set(
-  headings.map((h) => /^(\d+(?:\.\d+)*)\.? /.exec(h)?.[1]).filter(Boolean),
-);
+const sections = new Set(headings.map((h) => /^(\d+(?:\.\d+)*)\.? /.exec(h)?.[1]).filter(Boolean));
 
 test("the document's headings are unique anchors and number the sections", () => {
   assert.equal(new Set(anchors).size, anchors.length, "duplicate headings get suffixed anchors");

@@ -1,8 +1,9 @@
 // The Simulation through its JS binding (the Node build of the package): the calls the
 // playground and users make, their errors, and replaying a recorded scenario.
-import { test } from "node:test";
+
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
+import { test } from "node:test";
 
 const require = createRequire(import.meta.url);
 const { Simulation, Coordinator } = require("../../pkg/dist/node/streams_rebalance.js");
@@ -14,13 +15,20 @@ function tasks(list) {
 }
 
 test("processes join, share the tasks and the group settles", () => {
-  const sim = Simulation.fromScenario({ groupId: "g", topics: [{ name: "input", numPartitions: 6 }], topology: TOPOLOGY });
+  const sim = Simulation.fromScenario({
+    groupId: "g",
+    topics: [{ name: "input", numPartitions: 6 }],
+    topology: TOPOLOGY,
+  });
   assert.equal(sim.addProcess(), "A");
   assert.equal(sim.addProcess({ processId: "B", threads: 2, rackId: "r1", clientTags: { zone: "z" } }), "B");
   const events = sim.runUntilStable(120000);
   assert.ok(sim.isStable());
   const joins = events.filter((e) => e.kind === "heartbeat" && e.request.memberEpoch === 0);
-  assert.deepEqual(joins.map((e) => e.memberId), ["A-1", "B-1", "B-2"]);
+  assert.deepEqual(
+    joins.map((e) => e.memberId),
+    ["A-1", "B-1", "B-2"],
+  );
   for (const e of joins) assert.equal(e.response.errorCode, 0);
   const snap = sim.snapshot();
   assert.equal(snap.group.groupState, "Stable");
@@ -49,13 +57,24 @@ test("a recorded simulation replays to the same events", () => {
   log.push(...sim.crashProcess("A"));
   log.push(...sim.step(60000));
   const scenario = sim.scenario();
-  assert.deepEqual(scenario.actions.map((a) => [a.atMs, a.type]), [[0, "addProcess"], [10000, "addProcess"], [20000, "restartProcess"], [30000, "crashProcess"]]);
+  assert.deepEqual(
+    scenario.actions.map((a) => [a.atMs, a.type]),
+    [
+      [0, "addProcess"],
+      [10000, "addProcess"],
+      [20000, "restartProcess"],
+      [30000, "crashProcess"],
+    ],
+  );
   const again = Simulation.fromScenario(JSON.stringify(scenario));
   const replay = again.step(90000);
   const strip = (events) => events.filter((e) => e.kind !== "action").map((e) => JSON.stringify({ ...e, seq: 0 }));
   assert.deepEqual(strip(replay), strip(log));
   assert.deepEqual(again.snapshot(), sim.snapshot());
-  assert.ok(replay.some((e) => e.kind === "sessionTimeout" && e.memberId === "A-1"), "the crashed member times out");
+  assert.ok(
+    replay.some((e) => e.kind === "sessionTimeout" && e.memberId === "A-1"),
+    "the crashed member times out",
+  );
   sim.free();
   again.free();
 });
@@ -70,7 +89,10 @@ test("bad input throws an Error naming the field and changes nothing", () => {
   assert.throws(() => sim.setStandbyReplicas(1.5), /expected an integer/);
   assert.throws(() => sim.step(-1), /out of range/);
   assert.throws(() => sim.createTopics([{ name: "x" }]), /numPartitions: missing field `numPartitions`/);
-  assert.throws(() => Simulation.fromScenario({ actions: [{ type: "explode" }] }), /actions\[0\]\.type: unknown action type/);
+  assert.throws(
+    () => Simulation.fromScenario({ actions: [{ type: "explode" }] }),
+    /actions\[0\]\.type: unknown action type/,
+  );
   assert.throws(() => new Simulation({ heartbeatIntervalMs: 0 }), /heartbeatIntervalMs/);
   assert.throws(() => sim.sendHeartbeat({ groupId: 1 }), /groupId: invalid type: integer `1`, expected a string/);
   assert.equal(JSON.stringify(sim.scenario()), before);
@@ -99,13 +121,24 @@ test("hand-made heartbeats, topics and group configs are recorded", () => {
   const resp = sim.sendHeartbeat({ groupId: "g", memberId: "ghost", memberEpoch: 3 });
   assert.equal(resp.errorCode, 25, "UNKNOWN_MEMBER_ID");
   const types = sim.scenario().actions.map((a) => a.type);
-  assert.deepEqual(types, ["addProcess", "createTopics", "createTopics", "setAssignor", "setStandbyReplicas", "heartbeat"]);
+  assert.deepEqual(types, [
+    "addProcess",
+    "createTopics",
+    "createTopics",
+    "setAssignor",
+    "setStandbyReplicas",
+    "heartbeat",
+  ]);
   assert.ok(Simulation.presets().length >= 7);
   sim.free();
 });
 
 test("group configs change through the coordinator, as records a fail-over restores", () => {
-  const sim = Simulation.fromScenario({ groupId: "g", topics: [{ name: "input", numPartitions: 2 }], topology: TOPOLOGY });
+  const sim = Simulation.fromScenario({
+    groupId: "g",
+    topics: [{ name: "input", numPartitions: 2 }],
+    topology: TOPOLOGY,
+  });
   sim.addProcess();
   sim.runUntilStable(60000);
   const before = sim.snapshot().group.groupEpoch;
@@ -116,8 +149,16 @@ test("group configs change through the coordinator, as records a fail-over resto
   assert.equal(copy.groupConfig().numStandbyReplicas, 1);
   assert.ok(copy.records().some((r) => r.key.type === "GroupConfigKey"));
   const now = copy.setGroupConfig({ assignor: "highly_available", acceptableRecoveryLag: 5 });
-  assert.deepEqual(now, { assignor: "highly_available", numStandbyReplicas: 1, acceptableRecoveryLag: 5, maxWarmupReplicas: 2 });
-  assert.throws(() => copy.setGroupConfig({ assignor: "magic" }), /invalid group config: assignor: unknown assignor "magic"/);
+  assert.deepEqual(now, {
+    assignor: "highly_available",
+    numStandbyReplicas: 1,
+    acceptableRecoveryLag: 5,
+    maxWarmupReplicas: 2,
+  });
+  assert.throws(
+    () => copy.setGroupConfig({ assignor: "magic" }),
+    /invalid group config: assignor: unknown assignor "magic"/,
+  );
   assert.throws(() => copy.setGroupConfig({ standbys: 1 }), /standbys/);
   assert.throws(() => copy.setGroupConfig(), /group config/);
   const rebuilt = Coordinator.fromRecords(null, copy.records());

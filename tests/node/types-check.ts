@@ -4,20 +4,20 @@
 // types reject what the protocol rejects: if one of them stopped being an error, tsc
 // fails with "Unused '@ts-expect-error' directive".
 import {
-  Coordinator,
-  Simulation,
   assign,
-  version,
-  type GroupAssignment,
-  type Snapshot,
-  type SimulationEvent,
+  Coordinator,
   type ErrorCode,
   type ErrorCodes,
+  type GroupAssignment,
+  Simulation,
+  type SimulationEvent,
+  type Snapshot,
   type StreamsGroupHeartbeatRequest,
   type StreamsGroupHeartbeatResponse,
   type TaskIds,
   type Topology,
   type Version,
+  version,
 } from "streams-rebalance";
 
 const v: Version = version();
@@ -87,4 +87,18 @@ new Coordinator({ assignor: 42 });
 // @ts-expect-error errorMessage may be null
 const message: string = response.errorMessage;
 
-export const used = [label, failed, owned, epoch, now, standbys, noEpoch, badTask, message, members, assignment, processId, heartbeats];
+export const used = [
+  label,
+  failed,
+  owned,
+  epoch,
+  now,
+  standbys,
+  noEpoch,
+  badTask,
+  message,
+  members,
+  assignment,
+  processId,
+  heartbeats,
+];

@@ -5,11 +5,12 @@
 // static it declares exists at run time and nothing exported is left undeclared; and
 // the outputs whose types are written by hand carry exactly the fields declared.
 // Needs the wasm build (scripts/build-wasm.sh).
-import { test } from "node:test";
+
 import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { readFileSync, existsSync } from "node:fs";
-import { join, dirname, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -92,7 +93,8 @@ function conforms(value, name, where = name) {
   assert.ok(decl, `index.d.ts declares no interface ${name}`);
   assert.equal(typeof value, "object", `${where} is not an object`);
   const keys = Object.keys(value);
-  for (const k of decl.required) assert.ok(keys.includes(k), `${where}: declared field ${k} of ${name} is missing at run time`);
+  for (const k of decl.required)
+    assert.ok(keys.includes(k), `${where}: declared field ${k} of ${name} is missing at run time`);
   if (!decl.open) {
     for (const k of keys) {
       assert.ok(decl.required.has(k) || decl.optional.has(k), `${where}: field ${k} is not declared in ${name}`);
