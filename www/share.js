@@ -11,6 +11,8 @@ function toBase64Url(bytes) {
 export const MAX_LINK_CHARS = 2 * 1024 * 1024;
 /** Largest scenario a link may inflate to: the module's input limit (32 MiB). */
 export const MAX_SCENARIO_BYTES = 32 * 1024 * 1024;
+/** Bytes of a compressed link handed to the inflater at a time (see inflateCapped). */
+const INFLATE_SLICE = 1024;
 
 /** A link that cannot be read; its message is for the person who opened it. */
 export class LinkError extends Error {}
@@ -47,8 +49,18 @@ async function pipe(bytes, stream) {
 export async function inflateCapped(bytes, limit = MAX_SCENARIO_BYTES) {
   const ds = new DecompressionStream("deflate-raw");
   const writer = ds.writable.getWriter();
-  writer.write(bytes).catch(() => {});
-  writer.close().catch(() => {});
+  // The input goes in small slices, each only when the stream asks for more: a stream
+  // given the whole input at once inflates all of it into its queue, whatever is read.
+  // A slice inflates to at most about a thousand times its size (deflate's ratio).
+  let stopped = false;
+  (async () => {
+    for (let at = 0; at < bytes.length && !stopped; at += INFLATE_SLICE) {
+      await writer.ready;
+      if (stopped) return;
+      writer.write(bytes.subarray(at, at + INFLATE_SLICE)).catch(() => {});
+    }
+    if (!stopped) writer.close().catch(() => {});
+  })().catch(() => {});
   const reader = ds.readable.getReader();
   const chunks = [];
   let total = 0;
@@ -57,11 +69,13 @@ export async function inflateCapped(bytes, limit = MAX_SCENARIO_BYTES) {
     try {
       r = await reader.read();
     } catch {
+      stopped = true;
       throw new LinkError("This link is damaged: its compressed scenario is corrupt or cut short.");
     }
     if (r.done) break;
     total += r.value.length;
     if (total > limit) {
+      stopped = true;
       reader.cancel().catch(() => {});
       throw new LinkError(
         `This link is refused: its scenario inflates to more than ${limit / 1024 / 1024} MiB, the most the playground reads.`,

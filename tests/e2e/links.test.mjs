@@ -41,7 +41,7 @@ async function usable(page) {
   assert.equal((await epochs(page)).step, before + 1, "the page still steps");
 }
 
-test("a 400 KB link that inflates to 300 MB is refused within a second, and the page stays usable", async () => {
+test("a 400 KB link that inflates to 300 MB is refused, its inflation bounded, and the page stays usable", async () => {
   // 300 MiB of spaces, deflated: about 300 KB, 400 KB as base64url.
   const d = zlib.createDeflateRaw({ level: 9 });
   const chunks = [];
@@ -57,18 +57,28 @@ test("a 400 KB link that inflates to 300 MB is refused within a second, and the 
   assert.match(text, /^This link is refused: its scenario inflates to more than 32 MiB/);
   assert.doesNotMatch(text, RAW);
   assert.equal(await page.evaluate(() => location.hash), `#s=${link}&step=3`, "the link stays in the address bar");
-  // Reading it stops at the cap: well within a second, whatever the link says it holds.
-  const took = await page.evaluate(async (h) => {
+  // Reading it stops at the cap, whatever the link says it holds: it is refused, and
+  // the heap never holds what it would inflate to. (How long it takes is a figure for
+  // the benchmark, not a test: about 0.2 s in Chromium on this machine when idle.)
+  const read = await page.evaluate(async (h) => {
     const { decodeHash } = await import("/share.js");
-    const t0 = performance.now();
+    const heap = () => (performance.memory ? performance.memory.usedJSHeapSize : 0);
+    const before = heap();
+    let peak = before;
+    const watch = setInterval(() => {
+      peak = Math.max(peak, heap());
+    }, 5);
+    let refused = false;
     try {
       await decodeHash(h);
     } catch {
-      return performance.now() - t0;
+      refused = true;
     }
-    return -1;
+    clearInterval(watch);
+    return { refused, grew: Math.max(peak, heap()) - before };
   }, `#s=${link}`);
-  assert.ok(took >= 0 && took < 1000, `refused in ${took.toFixed(0)} ms`);
+  assert.ok(read.refused, "decodeHash refuses the link");
+  assert.ok(read.grew < 128 * 2 ** 20, `the heap grew by ${(read.grew / 2 ** 20).toFixed(0)} MiB while reading`);
   await usable(page);
   assert.deepEqual(errors, []);
   await context.close();
@@ -143,12 +153,11 @@ test("a link to a late step is computed in slices with progress, the page respon
   // Progress is shown while the steps are computed...
   await page.waitForSelector("#progress:not([hidden])", { timeout: 20000 });
   assert.match(await page.textContent("#progress-text"), /^Computing step \d+ of 2400/);
-  // ...and the page answers meanwhile: a tab opens at once.
-  const t0 = Date.now();
+  // ...and the page answers meanwhile: a tab opens while the steps are still being
+  // computed (not after: the computation yields between slices).
   await page.click("#tab-help");
   assert.ok(await page.isVisible("#panel-help"));
-  const answered = Date.now() - t0;
-  assert.ok(answered < 1500, `a click answered in ${answered} ms while computing`);
+  assert.ok(await page.isVisible("#progress"), "the click was answered before the computation ended");
   await page.waitForFunction(() => Number(document.body.dataset.step) === 2400 && !document.body.dataset.busy, null, {
     timeout: 240000,
   });
