@@ -9,6 +9,25 @@
 use crate::protocol::TaskIds;
 use std::sync::Arc;
 
+/// Subtopology ids as `Arc<str>`, one per distinct id: sets built with the same
+/// `SharedIds` share them.
+#[derive(Debug, Default)]
+pub struct SharedIds {
+    ids: std::collections::HashMap<Arc<str>, ()>,
+}
+
+impl SharedIds {
+    /// The shared `Arc` of `id` (made on first use).
+    pub fn get(&mut self, id: &str) -> Arc<str> {
+        if let Some((k, ())) = self.ids.get_key_value(id) {
+            return k.clone();
+        }
+        let k: Arc<str> = Arc::from(id);
+        self.ids.insert(k.clone(), ());
+        k
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct TaskId {
     pub subtopology: String,
@@ -138,6 +157,18 @@ impl TaskSet {
         Self::normalized(
             ids.iter()
                 .map(|t| (Arc::from(t.subtopology_id.as_str()), t.partitions.clone()))
+                .collect(),
+        )
+    }
+
+    /// From the wire form taken by value, the subtopology ids shared through `ids`
+    /// (one `Arc` per subtopology for all sets built with it, not one per set and
+    /// subtopology) and the partition lists moved, not copied: what decoding a group
+    /// spec of 100 000 owned one-partition entries costs is mostly allocations.
+    pub fn from_task_ids_shared(list: Vec<TaskIds>, ids: &mut SharedIds) -> Self {
+        Self::normalized(
+            list.into_iter()
+                .map(|t| (ids.get(&t.subtopology_id), t.partitions))
                 .collect(),
         )
     }

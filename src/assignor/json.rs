@@ -10,7 +10,7 @@ use crate::protocol::json::{
     decode_str, key_values_opt, list, partition, unique_map, InputError, Invalid, Validate,
 };
 use crate::protocol::{KeyValue, TaskIds, TaskOffset};
-use crate::task::{TaskId, TaskSet};
+use crate::task::{SharedIds, TaskId, TaskSet};
 use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
 use serde::{Deserialize, Serialize, Serializer};
 use std::collections::BTreeMap;
@@ -161,6 +161,7 @@ impl GroupSpecJson {
             })
             .collect();
         subtopologies.sort_by(|a, b| a.id.cmp(&b.id));
+        let mut ids = SharedIds::default();
         let mut members: Vec<MemberSpec> = self
             .members
             .into_iter()
@@ -175,9 +176,9 @@ impl GroupSpecJson {
                     .into_iter()
                     .map(|t| (t.key, t.value))
                     .collect(),
-                active: TaskSet::from_task_ids(&m.active_tasks),
-                standby: TaskSet::from_task_ids(&m.standby_tasks),
-                warmup: TaskSet::from_task_ids(&m.warmup_tasks),
+                active: TaskSet::from_task_ids_shared(m.active_tasks, &mut ids),
+                standby: TaskSet::from_task_ids_shared(m.standby_tasks, &mut ids),
+                warmup: TaskSet::from_task_ids_shared(m.warmup_tasks, &mut ids),
                 task_offsets: offsets(m.task_offsets),
                 task_end_offsets: offsets(m.task_end_offsets),
             })
