@@ -11,6 +11,7 @@
 //   node bench/page.mjs --sizes 30x4x600 --steps 40
 //   node bench/page.mjs --link             # also: a 30x4 link with &step=4999
 //   node bench/page.mjs --cpu              # also: main-thread CPU per step (a trace)
+//   node bench/page.mjs --sizes "" --bomb  # a 400 KB link inflating to 300 MiB: time to refuse
 //   node bench/page.mjs --sizes "" --screenshot docs/screenshot.png
 //
 // Needs the wasm build (scripts/build-wasm.sh) and Debian's /usr/bin/chromium. The
@@ -206,6 +207,35 @@ if (withLink) {
   });
   console.log(
     `\n# a 30 x 4 x 600 link with &step=4999: reached in ${(computeMs / 1000).toFixed(1)} s, JS heap ${heap.toFixed(0)} MB after; a jump back to step 2500 ${fmt(back)} ms`,
+  );
+  await context.close();
+}
+if (args.includes("--bomb")) {
+  // 300 MiB of spaces, deflated (about 400 KB as base64url): refused at the 32 MiB cap.
+  const { deflateRawSync } = await import("node:zlib");
+  const link = deflateRawSync(Buffer.alloc(300 << 20, 0x20), { level: 9 }).toString("base64url");
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(server.url);
+  await page.waitForSelector("body[data-ready=true]");
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    times.push(
+      await page.evaluate(async (h) => {
+        const { decodeHash } = await import("/share.js");
+        const t0 = performance.now();
+        try {
+          await decodeHash(h);
+        } catch {
+          return performance.now() - t0;
+        }
+        return Number.NaN;
+      }, `#s=${link}`),
+    );
+  }
+  times.sort((a, b) => a - b);
+  console.log(
+    `\n# a ${(link.length / 1024).toFixed(0)} KB link inflating to 300 MiB: refused in ${fmt(times[2])} ms (median of 5; min ${fmt(times[0])}, max ${fmt(times[4])})`,
   );
   await context.close();
 }
