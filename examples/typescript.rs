@@ -20,6 +20,9 @@ use streams_rebalance::cluster::{
 };
 use streams_rebalance::config::CoordinatorConfig;
 use streams_rebalance::coordinator::group_config::GroupConfigUpdate;
+use streams_rebalance::coordinator::kafka_records::{
+    history, parse, ClusterInput, InferredTopic, LoadOptions, LoadReport,
+};
 use streams_rebalance::coordinator::records::*;
 use streams_rebalance::coordinator::snapshot::*;
 use streams_rebalance::coordinator::{events, RequestContext};
@@ -151,6 +154,15 @@ fn main() {
         sim::ProcessView,
         ProcessState,
         sim::SimSnapshot,
+        LoadOptions,
+        ClusterInput,
+        InferredTopic,
+        parse::Format,
+        parse::Skipped,
+        LoadReport,
+        history::StepRecord,
+        history::GroupChange,
+        history::Step,
     );
     print!("{out}");
 }

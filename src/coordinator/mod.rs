@@ -15,6 +15,7 @@ pub mod group;
 pub mod group_config;
 pub mod heartbeat;
 pub mod ids;
+pub mod kafka_records;
 pub mod list_groups;
 pub mod member;
 pub mod metadata_hash;

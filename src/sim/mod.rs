@@ -10,6 +10,7 @@
 //! `atMs = now`, and a replay puts it at the same place in that order.
 
 pub mod coord;
+pub mod dump;
 pub mod event;
 pub mod member;
 pub mod presets;

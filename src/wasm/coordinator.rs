@@ -4,9 +4,10 @@
 use super::convert::{decode, decode_opt, error, output, JsResult};
 use crate::cluster::{Acl, CreatableTopic};
 use crate::coordinator::group_config::GroupConfigUpdate;
+use crate::coordinator::kafka_records::LoadOptions;
 use crate::coordinator::records::Record;
 use crate::coordinator::{Coordinator as Core, RequestContext};
-use crate::protocol::json::{int64, Validate};
+use crate::protocol::json::{int64, InputError, Validate};
 use crate::protocol::{GroupIds, ListGroupsRequest, StreamsGroupHeartbeatRequest};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -217,4 +218,37 @@ impl Coordinator {
     pub fn group_config(&self) -> JsResult {
         output(&self.inner.group_config())
     }
+
+    /// The compacted log as Kafka's JSON lines (`CoordinatorRecordMessageFormatter`'s
+    /// shape, one record per line): streams group records and offset commits only.
+    #[wasm_bindgen(js_name = kafkaRecords)]
+    pub fn kafka_records(&self) -> String {
+        self.inner.kafka_records()
+    }
+
+    /// Rebuilds every streams group of a broker dump (JSON lines or kafka-dump-log
+    /// output): `{ coordinator, format, groups, records, skipped, inferred, ... }`.
+    #[wasm_bindgen(js_name = fromKafkaRecords)]
+    pub fn from_kafka_records(text: JsValue, options: JsValue) -> JsResult {
+        let text = kafka_text(&text)?;
+        let options: LoadOptions = decode_opt(&options, "options")?.unwrap_or_default();
+        let (core, report) = Core::from_kafka_records(&text, &options).map_err(error)?;
+        let out = output(&report)?;
+        js_sys::Reflect::set(
+            &out,
+            &"coordinator".into(),
+            &Coordinator { inner: core }.into(),
+        )?;
+        Ok(out)
+    }
+}
+
+/// The text of a dump: a string (anything else is a usage error).
+pub(crate) fn kafka_text(v: &JsValue) -> Result<String, JsValue> {
+    v.as_string().ok_or_else(|| {
+        error(InputError::Syntax {
+            what: "Kafka records".to_owned(),
+            message: "expected the dump's text (a string)".to_owned(),
+        })
+    })
 }

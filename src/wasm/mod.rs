@@ -4,6 +4,7 @@
 pub mod assign;
 pub mod convert;
 pub mod coordinator;
+pub mod history;
 pub mod invariants;
 pub mod simulation;
 

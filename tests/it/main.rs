@@ -37,6 +37,8 @@ mod hardening_inputs;
 mod hardening_invariants;
 mod hardening_limits;
 mod heartbeat_validation;
+mod kafka_records;
+mod kafka_records_round_trip;
 mod legacy_records;
 mod messages;
 mod rolling_bounce;

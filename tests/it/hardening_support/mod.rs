@@ -168,7 +168,7 @@ pub fn config(assignor: &str, standbys: u32) -> CoordinatorConfig {
     }
 }
 
-type Lists = (Vec<TaskIds>, Vec<TaskIds>, Vec<TaskIds>);
+pub type Lists = (Vec<TaskIds>, Vec<TaskIds>, Vec<TaskIds>);
 
 /// One simulated stream thread.
 #[derive(Debug, Clone)]
@@ -185,7 +185,7 @@ pub struct Client {
 }
 
 impl Client {
-    fn request(&self, owned: &Lists) -> StreamsGroupHeartbeatRequest {
+    pub fn request(&self, owned: &Lists) -> StreamsGroupHeartbeatRequest {
         let joining = self.epoch == 0;
         let mut r = StreamsGroupHeartbeatRequest {
             group_id: GROUP.into(),

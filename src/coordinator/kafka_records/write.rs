@@ -1,0 +1,267 @@
+//! Writing: the compacted log as the JSON lines of Kafka's
+//! `CoordinatorRecordMessageFormatter`, at the value versions Kafka writes.
+
+use super::schema;
+use crate::coordinator::records::{Record, RecordKey, RecordValue};
+use crate::coordinator::Coordinator;
+use crate::protocol as p;
+use serde::Serialize;
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum KeyData {
+    Group(schema::GroupKey),
+    Member(schema::MemberKey),
+    Offset(schema::OffsetKey),
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum ValueData {
+    GroupMetadata(schema::GroupMetadataValue),
+    MemberMetadata(schema::MemberMetadataValue),
+    TargetAssignmentMetadata(schema::TargetAssignmentMetadataValue),
+    TargetAssignmentMember(schema::TargetAssignmentMemberValue),
+    CurrentMemberAssignment(schema::CurrentMemberAssignmentValue),
+    Topology(schema::TopologyValue),
+    OffsetCommit(schema::OffsetCommitValue),
+}
+
+#[derive(Serialize)]
+struct KeyOut {
+    #[serde(rename = "type")]
+    record_type: i16,
+    data: KeyData,
+}
+
+#[derive(Serialize)]
+struct ValueOut {
+    version: i16,
+    data: ValueData,
+}
+
+/// One line of `CoordinatorRecordMessageFormatter` output.
+#[derive(Serialize)]
+struct LineOut {
+    key: KeyOut,
+    value: Option<ValueOut>,
+}
+
+fn group_key(group_id: &str) -> KeyData {
+    KeyData::Group(schema::GroupKey {
+        group_id: group_id.to_owned(),
+    })
+}
+
+fn member_key(group_id: &str, member_id: &str) -> KeyData {
+    KeyData::Member(schema::MemberKey {
+        group_id: group_id.to_owned(),
+        member_id: member_id.to_owned(),
+    })
+}
+
+fn k_kv(kv: &p::KeyValue) -> schema::KeyValue {
+    schema::KeyValue {
+        key: kv.key.clone(),
+        value: kv.value.clone(),
+    }
+}
+
+fn k_tasks(list: &[p::TaskIds]) -> Vec<schema::TaskIds> {
+    list.iter()
+        .map(|t| schema::TaskIds {
+            subtopology_id: t.subtopology_id.clone(),
+            partitions: t.partitions.clone(),
+            assignment_epochs: None,
+        })
+        .collect()
+}
+
+fn k_topic(t: &p::TopicInfo) -> schema::TopicInfo {
+    schema::TopicInfo {
+        name: t.name.clone(),
+        partitions: t.partitions,
+        replication_factor: t.replication_factor,
+        topic_configs: t.topic_configs.iter().map(k_kv).collect(),
+    }
+}
+
+fn k_subtopology(s: &p::Subtopology) -> schema::Subtopology {
+    schema::Subtopology {
+        subtopology_id: s.subtopology_id.clone(),
+        source_topics: s.source_topics.clone(),
+        source_topic_regex: s.source_topic_regex.clone(),
+        state_changelog_topics: s.state_changelog_topics.iter().map(k_topic).collect(),
+        repartition_sink_topics: s.repartition_sink_topics.clone(),
+        repartition_source_topics: s.repartition_source_topics.iter().map(k_topic).collect(),
+        copartition_groups: s
+            .copartition_groups
+            .iter()
+            .map(|g| schema::CopartitionGroup {
+                source_topics: g.source_topics.clone(),
+                source_topic_regex: g.source_topic_regex.clone(),
+                repartition_source_topics: g.repartition_source_topics.clone(),
+            })
+            .collect(),
+    }
+}
+
+impl Coordinator {
+    /// Kafka's record of one of ours (streams group records and offset commits), with
+    /// its record type and value version; None for what Kafka does not record.
+    fn kafka_line(&self, r: &Record) -> Option<LineOut> {
+        use schema::*;
+        let (record_type, key) = match &r.key {
+            RecordKey::GroupMetadata { group_id } => (STREAMS_GROUP_METADATA, group_key(group_id)),
+            RecordKey::Topology { group_id } => (STREAMS_GROUP_TOPOLOGY, group_key(group_id)),
+            RecordKey::TargetAssignmentMetadata { group_id } => (
+                STREAMS_GROUP_TARGET_ASSIGNMENT_METADATA,
+                group_key(group_id),
+            ),
+            RecordKey::MemberMetadata {
+                group_id,
+                member_id,
+            } => (
+                STREAMS_GROUP_MEMBER_METADATA,
+                member_key(group_id, member_id),
+            ),
+            RecordKey::TargetAssignmentMember {
+                group_id,
+                member_id,
+            } => (
+                STREAMS_GROUP_TARGET_ASSIGNMENT_MEMBER,
+                member_key(group_id, member_id),
+            ),
+            RecordKey::CurrentMemberAssignment {
+                group_id,
+                member_id,
+            } => (
+                STREAMS_GROUP_CURRENT_MEMBER_ASSIGNMENT,
+                member_key(group_id, member_id),
+            ),
+            RecordKey::OffsetCommit {
+                group_id,
+                topic,
+                partition,
+            } => (
+                OFFSET_COMMIT,
+                KeyData::Offset(OffsetKey {
+                    group: group_id.clone(),
+                    topic: topic.clone(),
+                    partition: *partition,
+                }),
+            ),
+            _ => return None,
+        };
+        let value = match &r.value {
+            None => None,
+            Some(v) => Some(self.kafka_value(&r.key, v)?),
+        };
+        Some(LineOut {
+            key: KeyOut {
+                record_type,
+                data: key,
+            },
+            value,
+        })
+    }
+
+    fn kafka_value(&self, key: &RecordKey, v: &RecordValue) -> Option<ValueOut> {
+        use schema::*;
+        let data = match v {
+            RecordValue::GroupMetadata(g) => {
+                let group = match key {
+                    RecordKey::GroupMetadata { group_id } => self.groups.get(group_id),
+                    _ => None,
+                };
+                ValueData::GroupMetadata(GroupMetadataValue {
+                    epoch: g.epoch,
+                    metadata_hash: g.metadata_hash,
+                    validated_topology_epoch: group
+                        .and_then(|g| g.ready_topology())
+                        .map_or(-1, |t| t.epoch),
+                    last_assignment_configs: None,
+                })
+            }
+            RecordValue::Topology(t) => ValueData::Topology(TopologyValue {
+                epoch: t.topology_epoch,
+                subtopologies: t.subtopologies.iter().map(k_subtopology).collect(),
+            }),
+            RecordValue::MemberMetadata(m) => ValueData::MemberMetadata(MemberMetadataValue {
+                instance_id: m.instance_id.clone(),
+                rack_id: m.rack_id.clone(),
+                client_id: m.client_id.clone(),
+                client_host: m.client_host.clone(),
+                rebalance_timeout_ms: m.rebalance_timeout_ms,
+                topology_epoch: m.topology_epoch,
+                process_id: m.process_id.clone(),
+                user_endpoint: m.user_endpoint.as_ref().map(|e| Endpoint {
+                    host: e.host.clone(),
+                    port: e.port,
+                }),
+                client_tags: m.client_tags.iter().map(k_kv).collect(),
+            }),
+            RecordValue::TargetAssignmentMetadata(t) => {
+                ValueData::TargetAssignmentMetadata(TargetAssignmentMetadataValue {
+                    assignment_epoch: t.assignment_epoch,
+                    assignment_timestamp: 0,
+                })
+            }
+            RecordValue::TargetAssignmentMember(t) => {
+                ValueData::TargetAssignmentMember(TargetAssignmentMemberValue {
+                    active_tasks: k_tasks(&t.active_tasks),
+                    standby_tasks: k_tasks(&t.standby_tasks),
+                    warmup_tasks: k_tasks(&t.warmup_tasks),
+                })
+            }
+            RecordValue::CurrentMemberAssignment(c) => {
+                ValueData::CurrentMemberAssignment(CurrentMemberAssignmentValue {
+                    member_epoch: c.member_epoch,
+                    previous_member_epoch: c.previous_member_epoch,
+                    state: c.state,
+                    active_tasks: k_tasks(&c.active_tasks),
+                    standby_tasks: k_tasks(&c.standby_tasks),
+                    warmup_tasks: k_tasks(&c.warmup_tasks),
+                    active_tasks_pending_revocation: k_tasks(&c.active_tasks_pending_revocation),
+                    standby_tasks_pending_revocation: k_tasks(&c.standby_tasks_pending_revocation),
+                    warmup_tasks_pending_revocation: k_tasks(&c.warmup_tasks_pending_revocation),
+                })
+            }
+            RecordValue::OffsetCommit(o) => {
+                return Some(ValueOut {
+                    version: OFFSET_COMMIT_VALUE_VERSION,
+                    data: ValueData::OffsetCommit(OffsetCommitValue {
+                        offset: o.offset,
+                        leader_epoch: -1,
+                        metadata: o.metadata.clone().unwrap_or_default(),
+                        commit_timestamp: o.commit_timestamp_ms,
+                    }),
+                })
+            }
+            _ => return None,
+        };
+        Some(ValueOut { version: 0, data })
+    }
+
+    /// The compacted log as Kafka's JSON lines (one record per line, `\n` after each):
+    /// the latest record of every live key Kafka records, in offset order.
+    pub fn kafka_records(&self) -> String {
+        let mut log: Vec<Record> = self
+            .records()
+            .iter()
+            .filter(|r| self.kafka_line(r).is_some())
+            .cloned()
+            .collect();
+        crate::coordinator::compaction::compact(&mut log);
+        let mut out = String::new();
+        for r in &log {
+            if let Some(line) = self.kafka_line(r) {
+                if let Ok(text) = serde_json::to_string(&line) {
+                    out.push_str(&text);
+                    out.push('\n');
+                }
+            }
+        }
+        out
+    }
+}
