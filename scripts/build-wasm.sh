@@ -46,7 +46,8 @@ FEATURES=()
 if [ "${STREAMS_CODEC:-}" = swb ]; then FEATURES=(--features swb-codec); fi
 say "cargo build --profile $PROFILE --target wasm32-unknown-unknown ${FEATURES[*]}"
 cargo build --profile "$PROFILE" --target wasm32-unknown-unknown "${FEATURES[@]}"
-WASM="target/wasm32-unknown-unknown/$PROFILE/$CRATE.wasm"
+# The shared target directory when one is set (CARGO_TARGET_DIR), else ./target.
+WASM="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/$PROFILE/$CRATE.wasm"
 
 rm -rf pkg/dist/node pkg/dist/web www/pkg
 wasm-bindgen --target nodejs --out-dir pkg/dist/node "$WASM"

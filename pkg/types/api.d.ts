@@ -101,6 +101,25 @@ export type CreateTopicResult = TopicResult;
  * change that would cross it), 100 000 partitions per topic. records() is compacted
  * like Kafka's __consumer_offsets, so it grows with the live state only.
  */
+/** A broker dump stepped through: one step per written batch (or per record). */
+export declare class History {
+  private constructor();
+  static fromKafkaRecords(text: string, options?: KafkaRecordsOptions | string | null): History;
+  /** How many steps. */
+  readonly stepCount: number;
+  steps(): HistoryStep[];
+  /** What was read, skipped and inferred. */
+  report(): KafkaRecordsReport;
+  /** The groups after `step` (-1: before the first); every group without `groupIds`. */
+  describe(step: number, groupIds?: string[] | string | null): StreamsGroupDescribeResponse;
+  snapshot(step: number): Snapshot;
+  /** A copy of the coordinator after `step`. */
+  coordinator(step: number): Coordinator;
+  /** The playground's board after `step`: the group (default: the dump's first) as a Simulation snapshot. */
+  boardSnapshot(step: number, groupId?: string | null): SimulationSnapshot;
+  free(): void;
+}
+
 export declare class Coordinator {
   constructor(config?: CoordinatorConfig | string | null);
   /** A coordinator rebuilt from another one's records(): a fail-over that loses nothing. */
@@ -125,6 +144,21 @@ export declare class Coordinator {
   offsetFetch(request: object | string): object;
   /** The record log, oldest first (compacted as Kafka compacts its log). */
   records(): CoordinatorRecord[];
+  /**
+   * The compacted log as Kafka's JSON lines, the shape of its console-consumer
+   * CoordinatorRecordMessageFormatter: one record per line, streams group records
+   * (types 17, 19-23) and offset commits (type 1), without the model's own records.
+   */
+  kafkaRecords(): string;
+  /**
+   * Every streams group of a broker dump: JSON lines or `kafka-dump-log.sh
+   * --offsets-decoder` output (auto-detected). Throws an Error naming the line and
+   * field of a malformed line; nothing is loaded then.
+   */
+  static fromKafkaRecords(
+    text: string,
+    options?: KafkaRecordsOptions | string | null,
+  ): KafkaRecordsReport & { coordinator: Coordinator };
   snapshot(): Snapshot;
   /** The coordinator's clock in ms (starts at 0). */
   now(): number;

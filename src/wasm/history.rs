@@ -44,8 +44,8 @@ impl History {
     }
 
     /// How many steps.
-    #[wasm_bindgen(getter)]
-    pub fn length(&self) -> usize {
+    #[wasm_bindgen(getter, js_name = stepCount)]
+    pub fn step_count(&self) -> usize {
         self.inner.steps().len()
     }
 
