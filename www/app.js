@@ -5,6 +5,7 @@
 // edited in place. Long timelines are computed in slices, between which the page
 // stays responsive, with a progress line.
 
+import { DumpTimeline } from "./dump.js";
 import { MAX_FRAMES, scenarioSize, Timeline } from "./frames.js";
 import { healthRules, renderHealth } from "./health.js";
 import { describeRow, drawOverview, hitAt, overviewModel } from "./overview.js";
@@ -52,6 +53,8 @@ const app = {
   /** Set while a link that could not be read stays in the address bar. */
   keepUrl: false,
   procIds: "",
+  /** While a broker dump is open: { name, groupId, report } (its timeline is read-only). */
+  dump: null,
 };
 
 function toast(text) {
@@ -458,6 +461,11 @@ function frameAt(tl, t) {
 function record(action, then = () => {}) {
   app.keepUrl = false;
   stop();
+  if (app.dump) {
+    controlError("A broker dump is a recorded history and cannot be changed: load a preset or a scenario to experiment.");
+    then(false);
+    return;
+  }
   const t = app.tl.frame(app.idx).t;
   let s = structuredClone(app.scenario);
   s.actions = [...(s.actions || []), { atMs: t, ...action }];
@@ -548,6 +556,8 @@ function loadScenario(input, step = 0, from = "page") {
   if (app.tl) app.tl.free();
   if (app.job) app.job.cancelled = true;
   app.job = null;
+  app.dump = null;
+  delete document.body.dataset.dump;
   app.scenario = s;
   app.tl = new Timeline(app.wasm, s);
   app.editedAt = editedAt(s);
@@ -569,6 +579,57 @@ function loadScenario(input, step = 0, from = "page") {
     render(false);
     renderTimeline();
   });
+  queueHashUpdate();
+  return true;
+}
+
+/** The words of the story line for an open dump. */
+function dumpStory(name, report, steps) {
+  const others = report.groups.length > 1 ? ` (the first of ${report.groups.length} streams groups: ${report.groups.join(", ")})` : "";
+  const per = report.format === "dump-log" ? "one per written batch" : "one per record: JSON lines show no batches";
+  const topics = report.inferred.map((t) => `${t.topic} ${t.numPartitions} (${t.from})`).join(", ");
+  const skipped = report.skipped.otherGroups + report.skipped.unknownTypes + report.skipped.undecodable;
+  return `${report.records} records of streams group ${app.dump.groupId}${others} in ${steps} steps, ${per}. Partition counts: ${topics || "none"}.${skipped ? ` Skipped ${skipped} records of other groups or unknown types.` : ""} A recorded history: step through it; it cannot be changed.`;
+}
+
+/**
+ * Opens a broker dump (kafka-dump-log --offsets-decoder output or JSON lines) as the
+ * timeline: one frame per step. A dump that cannot be read changes nothing.
+ */
+function loadDump(text, name) {
+  stop();
+  let history;
+  try {
+    history = app.wasm.History.fromKafkaRecords(text);
+  } catch (e) {
+    toast(`Could not open ${name}: ${(e && e.message ? e.message : String(e)).replace(/^invalid Kafka records: /, "")}`);
+    return false;
+  }
+  const report = history.report();
+  if (report.groups.length === 0) {
+    history.free();
+    toast(`${name} holds no streams group records.`);
+    return false;
+  }
+  if (app.tl) app.tl.free();
+  if (app.job) app.job.cancelled = true;
+  app.job = null;
+  app.dump = { name, groupId: report.groups[0], report };
+  app.tl = new DumpTimeline(app.wasm, history, app.dump.groupId);
+  app.scenario = { name: "", title: `Broker dump: ${name}`, description: "", groupId: app.dump.groupId, actions: [], topics: [], endMs: 0 };
+  app.editedAt = null;
+  app.selected = null;
+  app.focus = null;
+  app.view = "auto";
+  app.idx = 0;
+  $("story-title").textContent = `Broker dump: ${name}`;
+  $("story-description").textContent = dumpStory(name, report, app.tl.length - 1);
+  $("preset").value = "";
+  $("edited-note").hidden = true;
+  $("scenario-json").value = JSON.stringify(report, null, 2);
+  document.body.dataset.dump = name;
+  render(false);
+  renderTimeline();
   queueHashUpdate();
   return true;
 }
@@ -605,7 +666,7 @@ function selectEvent(e) {
   $("insp-request").value = e.request ? JSON.stringify(e.request, null, 2) : "";
   $("insp-response").textContent = e.response
     ? JSON.stringify(e.response, null, 2)
-    : JSON.stringify(e.coordinator || e.action || { detail: e.detail }, null, 2);
+    : JSON.stringify(e.record || e.coordinator || e.action || { detail: e.detail }, null, 2);
   selectTab("inspector");
   render(false);
 }
@@ -840,6 +901,10 @@ function wireScenario() {
   $("share").addEventListener("click", async () => {
     app.keepUrl = false;
     await updateHash();
+    if (app.dump) {
+      copy(location.href, "Link copied. Links do not carry a broker dump (it can be large): send the dump with it, and open it with Open a broker dump.");
+      return;
+    }
     copy(location.href, "Link copied: it reproduces this scenario at this step.");
   });
   $("copy-md").addEventListener("click", async () => {
@@ -859,12 +924,35 @@ function wireScenario() {
     );
   });
   $("export").addEventListener("click", () => {
+    if (app.dump) {
+      toast("A broker dump is not a scenario: there is nothing to export (the dump file itself is the record).");
+      return;
+    }
     const blob = new Blob([JSON.stringify(app.scenario, null, 2)], { type: "application/json" });
     const a = document.createElement("a");
     a.href = URL.createObjectURL(blob);
     a.download = `${app.scenario.name || "scenario"}.json`;
     a.click();
     setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+  });
+  $("dump-button").addEventListener("click", () => $("dump-file").click());
+  $("dump-file").addEventListener("change", async () => {
+    const file = $("dump-file").files[0];
+    if (!file) return;
+    $("dump-file").value = "";
+    app.keepUrl = false;
+    linkNotice("");
+    loadDump(await file.text(), file.name);
+  });
+  $("dump-open").addEventListener("click", () => {
+    const text = $("dump-text").value;
+    if (!text.trim()) {
+      toast("Paste a broker dump first: kafka-dump-log.sh --offsets-decoder output or JSON lines.");
+      return;
+    }
+    app.keepUrl = false;
+    linkNotice("");
+    loadDump(text, "pasted dump");
   });
   $("import-button").addEventListener("click", () => $("import").click());
   $("import").addEventListener("change", async () => {
@@ -955,6 +1043,13 @@ function queueHashUpdate() {
 async function updateHash() {
   clearTimeout(hashTimer);
   if (app.keepUrl) return;
+  if (app.dump) {
+    // Dumps stay out of links: a link names the dump and the step only.
+    const hash = `#dump=${encodeURIComponent(app.dump.name)}&step=${app.idx}`;
+    app.lastHash = hash;
+    history.replaceState(null, "", hash);
+    return;
+  }
   const preset = app.presets.find((p) => p.name === app.scenario.name);
   const pristine =
     preset && JSON.stringify(app.wasm.Simulation.checkScenario(preset.scenario)) === JSON.stringify(app.scenario);
@@ -975,6 +1070,21 @@ async function fromHash() {
     app.keepUrl = true;
     clearTimeout(hashTimer);
   };
+  const dump = /^#dump=([^&]*)(?:&step=(\d+))?$/.exec(location.hash);
+  if (dump) {
+    let name = dump[1];
+    try {
+      name = decodeURIComponent(name);
+    } catch {
+      /* shown as written */
+    }
+    linkNotice(`This link was made with the broker dump ${name.slice(0, 80)} open (step ${dump[2] || 0}). Links do not carry dumps: open it again with Open a broker dump. Showing the first preset meanwhile.`);
+    app.keepUrl = true;
+    loadScenario(app.presets[0].scenario, 0);
+    app.keepUrl = true;
+    clearTimeout(hashTimer);
+    return false;
+  }
   let shared = null;
   try {
     shared = await decodeHash(location.hash);

@@ -37,7 +37,12 @@ fn processes(g: &StreamsGroup) -> Vec<ProcessView> {
                 members: Vec::new(),
                 state_store: Vec::new(),
             });
-        let (a, s, w) = m.current.assigned.to_wire();
+        // A client still runs what it is revoking: it owns both.
+        let (a, s, w) = m
+            .current
+            .assigned
+            .union(&m.current.pending_revocation)
+            .to_wire();
         let target = g.target.get(&m.member_id);
         p.members.push(MemberView {
             member_id: m.member_id.clone(),
