@@ -54,6 +54,7 @@ mod topology_validate;
 mod warmup_promotion;
 mod wasm_assign;
 mod wasm_hardening;
+mod wasm_kafka_records;
 mod wasm_messages;
 mod wasm_rolling_bounce;
 mod wasm_topology_scenarios;
