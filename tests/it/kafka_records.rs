@@ -101,12 +101,21 @@ fn kafka_records_use_kafkas_types_field_names_and_versions() {
     );
     assert_eq!(metadata["value"]["version"], 0);
     // Tagged fields only when not default: the topology is ready, so its epoch (0) is
-    // validated; no last assignment configs are known to this model.
+    // validated; the assignment configs as Kafka writes them.
     assert_eq!(
         keys_in_order(line, &metadata["value"]["data"]),
-        ["epoch", "metadataHash", "validatedTopologyEpoch"]
+        [
+            "epoch",
+            "metadataHash",
+            "validatedTopologyEpoch",
+            "lastAssignmentConfigs"
+        ]
     );
     assert_eq!(metadata["value"]["data"]["validatedTopologyEpoch"], 0);
+    assert_eq!(
+        metadata["value"]["data"]["lastAssignmentConfigs"],
+        serde_json::json!([{ "key": "num.standby.replicas", "value": "0" }])
+    );
     let (line, member) = of(19);
     assert_eq!(
         keys_in_order(line, &member["key"]["data"]),
@@ -221,7 +230,7 @@ fn offset_commits_are_written_at_version_4_and_int64_beyond_2_53_stay_exact() {
     assert_eq!(
         text,
         concat!(
-            r#"{"key":{"type":17,"data":{"groupId":"app"}},"value":{"version":0,"data":{"epoch":3,"metadataHash":8764291058312984573}}}"#,
+            r#"{"key":{"type":17,"data":{"groupId":"app"}},"value":{"version":0,"data":{"epoch":3,"metadataHash":8764291058312984573,"lastAssignmentConfigs":[{"key":"num.standby.replicas","value":"0"}]}}}"#,
             "\n",
             r#"{"key":{"type":1,"data":{"group":"app","topic":"in","partition":2}},"value":{"version":4,"data":{"offset":9007199254740993,"leaderEpoch":-1,"metadata":"","commitTimestamp":1764590400000}}}"#,
             "\n"

@@ -180,7 +180,11 @@ impl Coordinator {
                     validated_topology_epoch: group
                         .and_then(|g| g.ready_topology())
                         .map_or(-1, |t| t.epoch),
-                    last_assignment_configs: None,
+                    // As Kafka: the assignment configs the group's target was computed with.
+                    last_assignment_configs: Some(vec![KeyValue {
+                        key: "num.standby.replicas".to_owned(),
+                        value: self.config.num_standby_replicas.to_string(),
+                    }]),
                 })
             }
             RecordValue::Topology(t) => ValueData::Topology(TopologyValue {
