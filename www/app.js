@@ -462,7 +462,9 @@ function record(action, then = () => {}) {
   app.keepUrl = false;
   stop();
   if (app.dump) {
-    controlError("A broker dump is a recorded history and cannot be changed: load a preset or a scenario to experiment.");
+    controlError(
+      "A broker dump is a recorded history and cannot be changed: load a preset or a scenario to experiment.",
+    );
     then(false);
     return;
   }
@@ -584,8 +586,11 @@ function loadScenario(input, step = 0, from = "page") {
 }
 
 /** The words of the story line for an open dump. */
-function dumpStory(name, report, steps) {
-  const others = report.groups.length > 1 ? ` (the first of ${report.groups.length} streams groups: ${report.groups.join(", ")})` : "";
+function dumpStory(report, steps) {
+  const others =
+    report.groups.length > 1
+      ? ` (the first of ${report.groups.length} streams groups: ${report.groups.join(", ")})`
+      : "";
   const per = report.format === "dump-log" ? "one per written batch" : "one per record: JSON lines show no batches";
   const topics = report.inferred.map((t) => `${t.topic} ${t.numPartitions} (${t.from})`).join(", ");
   const skipped = report.skipped.otherGroups + report.skipped.unknownTypes + report.skipped.undecodable;
@@ -602,7 +607,9 @@ function loadDump(text, name) {
   try {
     history = app.wasm.History.fromKafkaRecords(text);
   } catch (e) {
-    toast(`Could not open ${name}: ${(e && e.message ? e.message : String(e)).replace(/^invalid Kafka records: /, "")}`);
+    toast(
+      `Could not open ${name}: ${(e && e.message ? e.message : String(e)).replace(/^invalid Kafka records: /, "")}`,
+    );
     return false;
   }
   const report = history.report();
@@ -616,14 +623,22 @@ function loadDump(text, name) {
   app.job = null;
   app.dump = { name, groupId: report.groups[0], report };
   app.tl = new DumpTimeline(app.wasm, history, app.dump.groupId);
-  app.scenario = { name: "", title: `Broker dump: ${name}`, description: "", groupId: app.dump.groupId, actions: [], topics: [], endMs: 0 };
+  app.scenario = {
+    name: "",
+    title: `Broker dump: ${name}`,
+    description: "",
+    groupId: app.dump.groupId,
+    actions: [],
+    topics: [],
+    endMs: 0,
+  };
   app.editedAt = null;
   app.selected = null;
   app.focus = null;
   app.view = "auto";
   app.idx = 0;
   $("story-title").textContent = `Broker dump: ${name}`;
-  $("story-description").textContent = dumpStory(name, report, app.tl.length - 1);
+  $("story-description").textContent = dumpStory(report, app.tl.length - 1);
   $("preset").value = "";
   $("edited-note").hidden = true;
   $("scenario-json").value = JSON.stringify(report, null, 2);
@@ -902,7 +917,10 @@ function wireScenario() {
     app.keepUrl = false;
     await updateHash();
     if (app.dump) {
-      copy(location.href, "Link copied. Links do not carry a broker dump (it can be large): send the dump with it, and open it with Open a broker dump.");
+      copy(
+        location.href,
+        "Link copied. Links do not carry a broker dump (it can be large): send the dump with it, and open it with Open a broker dump.",
+      );
       return;
     }
     copy(location.href, "Link copied: it reproduces this scenario at this step.");
@@ -1078,7 +1096,9 @@ async function fromHash() {
     } catch {
       /* shown as written */
     }
-    linkNotice(`This link was made with the broker dump ${name.slice(0, 80)} open (step ${dump[2] || 0}). Links do not carry dumps: open it again with Open a broker dump. Showing the first preset meanwhile.`);
+    linkNotice(
+      `This link was made with the broker dump ${name.slice(0, 80)} open (step ${dump[2] || 0}). Links do not carry dumps: open it again with Open a broker dump. Showing the first preset meanwhile.`,
+    );
     app.keepUrl = true;
     loadScenario(app.presets[0].scenario, 0);
     app.keepUrl = true;

@@ -124,7 +124,10 @@ function lineOf(text, path) {
       i++;
       for (;;) {
         ws();
-        if (text[i] === "}") return (i++, null);
+        if (text[i] === "}") {
+          i++;
+          return null;
+        }
         const key = str();
         ws();
         i++; // colon
@@ -132,21 +135,28 @@ function lineOf(text, path) {
         if (found !== null) return found;
         ws();
         if (text[i] === ",") i++;
-        else if (text[i] === "}") return (i++, null);
-        else return null;
+        else if (text[i] === "}") {
+          i++;
+          return null;
+        } else return null;
       }
     }
     if (c === "[") {
       i++;
       for (let n = 0; ; n++) {
         ws();
-        if (text[i] === "]") return (i++, null);
+        if (text[i] === "]") {
+          i++;
+          return null;
+        }
         const found = walk(`${at}[${n}]`);
         if (found !== null) return found;
         ws();
         if (text[i] === ",") i++;
-        else if (text[i] === "]") return (i++, null);
-        else return null;
+        else if (text[i] === "]") {
+          i++;
+          return null;
+        } else return null;
       }
     }
     if (c === '"') {
@@ -203,7 +213,9 @@ function progress(label) {
       if (!tty || Date.now() - start < 1000) return;
       const width = 30;
       const full = Math.round(Math.min(1, Math.max(0, fraction)) * width);
-      process.stderr.write(`\r${label} [${"#".repeat(full)}${" ".repeat(width - full)}] ${Math.round(fraction * 100)}%`);
+      process.stderr.write(
+        `\r${label} [${"#".repeat(full)}${" ".repeat(width - full)}] ${Math.round(fraction * 100)}%`,
+      );
       drawn = true;
     },
     done() {
@@ -233,7 +245,17 @@ function membersVerbose(g) {
   const clientLen = Math.max(15, ...g.members.map((x) => x.clientId.length));
   const row = (c) =>
     `${pad(c[0], groupLen)} ${pad(c[1], 25)} ${pad(c[2], 15)}${pad(c[3], memberLen)} ${pad(c[4], 15)} ${pad(c[5], 15)} ${pad(c[6], processLen)} ${pad(c[7], clientLen)} ${c[8]}\n`;
-  let out = row(["GROUP", "TARGET-ASSIGNMENT-EPOCH", "TOPOLOGY-EPOCH", "MEMBER", "MEMBER-PROTOCOL", "MEMBER-EPOCH", "PROCESS", "CLIENT-ID", "ASSIGNMENTS"]);
+  let out = row([
+    "GROUP",
+    "TARGET-ASSIGNMENT-EPOCH",
+    "TOPOLOGY-EPOCH",
+    "MEMBER",
+    "MEMBER-PROTOCOL",
+    "MEMBER-EPOCH",
+    "PROCESS",
+    "CLIENT-ID",
+    "ASSIGNMENTS",
+  ]);
   for (const x of g.members) {
     const a = x.assignment;
     const t = x.targetAssignment;
@@ -244,7 +266,17 @@ function membersVerbose(g) {
       tasksText(t.activeTasks, "TARGET-ACTIVE") +
       tasksText(t.standbyTasks, "TARGET-STANDBY") +
       tasksText(t.warmupTasks, "TARGET-WARMUP");
-    out += row([g.groupId, g.assignmentEpoch, g.topologyEpoch, x.memberId, x.isClassic ? "classic" : "streams", x.memberEpoch, x.processId, x.clientId, tasks]);
+    out += row([
+      g.groupId,
+      g.assignmentEpoch,
+      g.topologyEpoch,
+      x.memberId,
+      x.isClassic ? "classic" : "streams",
+      x.memberEpoch,
+      x.processId,
+      x.clientId,
+      tasks,
+    ]);
   }
   return { out, err };
 }
@@ -313,8 +345,20 @@ function simulate({ options, positional }) {
     printDescribe(described, options.json);
   } else if (!options.events) {
     const g = described.groups[0];
-    const summary = { now: sim.now(), stable: sim.isStable(), events: events.length, group, groupState: g.groupState, groupEpoch: g.groupEpoch, members: g.members.length };
-    process.stdout.write(options.json ? `${JSON.stringify(summary)}\n` : `${summary.now} ms: group ${group} ${g.groupState} at epoch ${g.groupEpoch}, ${g.members.length} members, ${events.length} events${summary.stable ? "" : " (not stable)"}\n`);
+    const summary = {
+      now: sim.now(),
+      stable: sim.isStable(),
+      events: events.length,
+      group,
+      groupState: g.groupState,
+      groupEpoch: g.groupEpoch,
+      members: g.members.length,
+    };
+    process.stdout.write(
+      options.json
+        ? `${JSON.stringify(summary)}\n`
+        : `${summary.now} ms: group ${group} ${g.groupState} at epoch ${g.groupEpoch}, ${g.members.length} members, ${events.length} events${summary.stable ? "" : " (not stable)"}\n`,
+    );
   }
 }
 
@@ -336,7 +380,9 @@ function replay({ options, positional }) {
   const group = options.group;
   const groups = group ? [group] : history.report().groups;
   if (group && !history.report().groups.includes(group)) {
-    throw new BadInput(`${file}: no streams group ${group} in the dump (found: ${history.report().groups.join(", ") || "none"})`);
+    throw new BadInput(
+      `${file}: no streams group ${group} in the dump (found: ${history.report().groups.join(", ") || "none"})`,
+    );
   }
   if (options.describe || options.at !== undefined) {
     let at = steps.length - 1;

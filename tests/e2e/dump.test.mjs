@@ -3,12 +3,12 @@
 // steps through the real history with the same lanes, markers at epoch bumps, joins
 // and leaves, and the inspector shows each step's records; the link stays small.
 
-import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import path from "node:path";
 import fs from "node:fs";
+import path from "node:path";
+import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { serve, launch, open, board, epochs } from "./harness.mjs";
+import { board, epochs, launch, open, serve } from "./harness.mjs";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures");
 const DUMP = path.join(fixtures, "kafka-rolling-bounce.dump.txt");
@@ -35,7 +35,9 @@ test("a kafka-dump-log file opens as the timeline: lanes, markers, records, a sm
   assert.equal(start.steps, 39);
   assert.equal(start.step, 0);
   // Markers: 9 epoch bumps, 6 joins, 3 leaves.
-  const marks = await page.evaluate(() => ["epoch", "join", "leave"].map((k) => document.querySelectorAll(`#markers .m.${k}`).length));
+  const marks = await page.evaluate(() =>
+    ["epoch", "join", "leave"].map((k) => document.querySelectorAll(`#markers .m.${k}`).length),
+  );
   assert.deepEqual(marks, [9, 6, 3]);
   // The first step: the first member joins and holds all six tasks.
   await page.keyboard.press("ArrowRight");
@@ -53,8 +55,15 @@ test("a kafka-dump-log file opens as the timeline: lanes, markers, records, a sm
   const end = await epochs(page);
   assert.deepEqual([end.step, end.state, end.groupEpoch, end.assignmentEpoch], [39, "Stable", "9", "9"]);
   b = await board(page);
-  assert.deepEqual(Object.keys(b).sort(), ["Fk2pQ7wXRbyN4vE9hT1mCs", "Pm9aS4eVQf7tB1yK6jD0Ho", "Zc6dJ3nKTh0sW8qL5xG2Ru"]);
-  assert.ok(Object.values(b).every((m) => m.active.length === 2), JSON.stringify(b));
+  assert.deepEqual(Object.keys(b).sort(), [
+    "Fk2pQ7wXRbyN4vE9hT1mCs",
+    "Pm9aS4eVQf7tB1yK6jD0Ho",
+    "Zc6dJ3nKTh0sW8qL5xG2Ru",
+  ]);
+  assert.ok(
+    Object.values(b).every((m) => m.active.length === 2),
+    JSON.stringify(b),
+  );
   // The inspector shows the step's record.
   await page.click("#events li");
   const shown = JSON.parse(await page.textContent("#insp-response"));

@@ -95,7 +95,11 @@ test("the tarball ships the hand-written files and both builds, and nothing else
     assert.ok(files.includes(f), `${f} is missing from the tarball: ${files.join(", ")}`);
   }
   for (const f of files) {
-    assert.match(f, /^(LICENSE|README\.md|bin\/streams-rebalance\.mjs|index\.d\.m?ts|node\.cjs|node\.mjs|package\.json|dist\/(node|web)\/.+)$/, f);
+    assert.match(
+      f,
+      /^(LICENSE|README\.md|bin\/streams-rebalance\.mjs|index\.d\.m?ts|node\.cjs|node\.mjs|package\.json|dist\/(node|web)\/.+)$/,
+      f,
+    );
   }
   // The wasm once (the Node build reads the web build's): it was shipped twice.
   assert.deepEqual(
