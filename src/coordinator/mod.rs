@@ -280,6 +280,18 @@ impl Coordinator {
         r
     }
 
+    /// Whether some streams group has a topology (the task limit can bind).
+    pub(crate) fn has_topologies(&self) -> bool {
+        self.groups.values().any(|g| g.topology.is_some())
+    }
+
+    /// (group id, topology) of every streams group with one.
+    pub(crate) fn topologies(&self) -> impl Iterator<Item = (&str, &crate::protocol::Topology)> {
+        self.groups
+            .iter()
+            .filter_map(|(id, g)| g.topology.as_ref().map(|t| (id.as_str(), t)))
+    }
+
     /// Read access to a streams group (tests, the simulation).
     pub fn streams_group(&self, group_id: &str) -> Option<&StreamsGroup> {
         self.groups.get(group_id)

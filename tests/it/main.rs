@@ -36,6 +36,7 @@ mod hardening_histories;
 mod hardening_inputs;
 mod hardening_invariants;
 mod hardening_limits;
+mod hardening_reliability;
 mod heartbeat_validation;
 mod legacy_records;
 mod messages;
