@@ -148,9 +148,7 @@ impl Cluster {
                 return Err(TopicResult::error(
                     name,
                     ErrorCode::INVALID_PARTITIONS,
-                    format!(
-                        "Number of partitions {n} is above this simulated cluster's limit of {MAX_PARTITIONS}."
-                    ),
+                    crate::limits::partitions_excess(n).unwrap_or_default(),
                 ))
             }
             n => n,

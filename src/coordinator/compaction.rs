@@ -33,6 +33,10 @@ impl LiveKeys {
         self.0.len()
     }
 
+    pub fn contains(&self, key: &RecordKey) -> bool {
+        self.0.contains(key)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }

@@ -113,35 +113,116 @@ impl Coordinator {
     }
 
     /// A coordinator fail-over: the cluster, the groups and the clock exactly as the
-    /// records describe them. Records must be in offset order.
+    /// records describe them. Records must be in offset order, and each must obey the
+    /// limits the live path enforces (checked before anything is applied); the state
+    /// they build must obey the limits of a live coordinator (groups, members, tasks).
     pub fn from_records(
         config: CoordinatorConfig,
         records: Vec<Record>,
     ) -> Result<Self, InputError> {
-        let mut c = Coordinator::new(config);
+        let invalid = |path: String, message: String| InputError::Invalid {
+            what: "records".to_owned(),
+            path,
+            message,
+        };
         let mut last: Option<u64> = None;
         for (i, r) in records.iter().enumerate() {
             if last.is_some_and(|l| r.offset <= l) {
-                return Err(InputError::Invalid {
-                    what: "records".to_owned(),
-                    path: format!("[{i}].offset"),
-                    message: format!(
+                return Err(invalid(
+                    format!("[{i}].offset"),
+                    format!(
                         "{} does not follow offset {}",
                         r.offset,
                         last.unwrap_or_default()
                     ),
-                });
+                ));
             }
             last = Some(r.offset);
+            r.validate().map_err(|e| {
+                let e = e.under(&format!("[{i}]"));
+                invalid(e.path, e.message)
+            })?;
         }
+        let mut c = Coordinator::new(config);
         for r in records {
             c.apply(&r);
             c.next_offset = r.offset.saturating_add(1);
             c.live_keys.note(&r);
             c.log.push(r);
         }
+        c.check_loaded_limits()
+            .map_err(|m| invalid(String::new(), m))?;
+        c.drop_members_without_metadata();
         c.adopt_legacy_hashes();
         Ok(c)
+    }
+
+    /// Normalises a log whose member metadata is gone (tombstoned, compacted away) but
+    /// whose other records of that member are not: such a member was removed, so it
+    /// is removed here too (as its metadata tombstone removes it), never brought back.
+    fn drop_members_without_metadata(&mut self) {
+        let orphans: Vec<(String, String)> = self
+            .groups
+            .iter()
+            .flat_map(|(gid, g)| g.members.keys().map(move |mid| (gid.clone(), mid.clone())))
+            .filter(|(gid, mid)| {
+                !self.live_keys.contains(&RecordKey::MemberMetadata {
+                    group_id: gid.clone(),
+                    member_id: mid.clone(),
+                })
+            })
+            .collect();
+        for (group_id, member_id) in orphans {
+            self.apply(&Record {
+                offset: 0,
+                key: RecordKey::MemberMetadata {
+                    group_id,
+                    member_id,
+                },
+                value: None,
+            });
+        }
+    }
+
+    /// The limits a live coordinator never crosses (README, "Limits"), on a state
+    /// rebuilt from records: a log beyond them was not written by a coordinator.
+    fn check_loaded_limits(&self) -> Result<(), String> {
+        use crate::limits::{MAX_GROUPS, MAX_MEMBERS_PER_GROUP, MAX_TASKS_PER_GROUP};
+        if self.groups.len() > MAX_GROUPS {
+            return Err(format!(
+                "the records hold {} streams groups; a coordinator holds at most {MAX_GROUPS}",
+                self.groups.len()
+            ));
+        }
+        let quote = |id: &str| crate::protocol::json::truncate(id, 60);
+        for (gid, g) in &self.groups {
+            if g.members.len() > MAX_MEMBERS_PER_GROUP {
+                return Err(format!(
+                    "group {} has {} members; a group has at most {MAX_MEMBERS_PER_GROUP}",
+                    quote(gid),
+                    g.members.len()
+                ));
+            }
+            if let Some(Ok(cfg)) = &g.configured {
+                let n = crate::limits::task_count(cfg);
+                if n > MAX_TASKS_PER_GROUP {
+                    return Err(format!(
+                        "group {} has {n} tasks on the recorded cluster; a group has at most {MAX_TASKS_PER_GROUP}",
+                        quote(gid)
+                    ));
+                }
+            }
+        }
+        for (gid, g) in &self.consumer_groups {
+            if g.members.len() > MAX_MEMBERS_PER_GROUP {
+                return Err(format!(
+                    "consumer group {} has {} members; a group has at most {MAX_MEMBERS_PER_GROUP}",
+                    quote(gid),
+                    g.members.len()
+                ));
+            }
+        }
+        Ok(())
     }
 
     pub fn now(&self) -> i64 {

@@ -661,6 +661,9 @@ impl RecordValue {
 #[serde(deny_unknown_fields)]
 #[ts(rename = "CoordinatorRecord")]
 pub struct Record {
+    /// A JSON number while a JS number holds it exactly, else a decimal string.
+    #[serde(with = "offset")]
+    #[ts(type = "Int64")]
     pub offset: u64,
     pub key: RecordKey,
     /// Null: a tombstone (present all the same).
@@ -679,7 +682,118 @@ impl Validate for Record {
                     v.type_name()
                 ),
             )),
-            Some(RecordValue::GroupConfig(c)) => c.validate().map_err(|e| e.under("value")),
+            Some(v) => v.validate().map_err(|e| e.under("value")),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A record's offset: an unsigned int64 written as `int64` writes (a number up to
+/// 2^53, a decimal string beyond), read from either.
+mod offset {
+    use crate::protocol::json::{int64, MAX_SAFE_INTEGER};
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
+        if *v <= MAX_SAFE_INTEGER as u64 {
+            s.serialize_u64(*v)
+        } else {
+            s.serialize_str(&v.to_string())
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        let v = int64::deserialize(d)?;
+        u64::try_from(v)
+            .map_err(|_| serde::de::Error::custom(format_args!("offset {v} is negative")))
+    }
+}
+
+/// A list of a record beyond the limit the live path enforces on it.
+fn list_limit(field: &str, n: usize, max: usize) -> Result<(), Invalid> {
+    match crate::limits::list_excess(field, n, max) {
+        Some(m) => Err(Invalid::new(field, m)),
+        None => Ok(()),
+    }
+}
+
+/// Owned-task lists of a record, each within the heartbeat's limit.
+fn task_lists(lists: &[(&str, &[TaskIds])]) -> Result<(), Invalid> {
+    for (field, list) in lists {
+        let n = crate::limits::entries(list);
+        list_limit(field, n, crate::limits::MAX_TASK_ENTRIES)?;
+    }
+    Ok(())
+}
+
+/// Each record value obeys the limits the live path checks before writing one
+/// (README, "Limits"), so `fromRecords` accepts no state a live coordinator could
+/// not reach: one validation per value type, with the live path's own checks
+/// (`crate::limits`, `crate::topology::validate`).
+impl Validate for RecordValue {
+    fn validate(&self) -> Result<(), Invalid> {
+        use crate::limits::{MAX_TAGS, MAX_TASK_ENTRIES};
+        use RecordValue as V;
+        match self {
+            V::Topology(t) => {
+                if let Some(e) = crate::limits::topology_excess(&t.subtopologies) {
+                    return Err(Invalid::new(e.path(), e.message()));
+                }
+                let topology = crate::protocol::Topology {
+                    epoch: t.topology_epoch,
+                    subtopologies: t.subtopologies.clone(),
+                };
+                crate::topology::validate(&topology)
+                    .map_err(|e| Invalid::new("subtopologies", e.message))
+            }
+            V::MemberMetadata(m) => list_limit("clientTags", m.client_tags.len(), MAX_TAGS),
+            V::TargetAssignmentMember(t) => task_lists(&[
+                ("activeTasks", t.active_tasks.as_slice()),
+                ("standbyTasks", t.standby_tasks.as_slice()),
+                ("warmupTasks", t.warmup_tasks.as_slice()),
+            ]),
+            V::CurrentMemberAssignment(c) => task_lists(&[
+                ("activeTasks", c.active_tasks.as_slice()),
+                ("standbyTasks", c.standby_tasks.as_slice()),
+                ("warmupTasks", c.warmup_tasks.as_slice()),
+                (
+                    "activeTasksPendingRevocation",
+                    c.active_tasks_pending_revocation.as_slice(),
+                ),
+                (
+                    "standbyTasksPendingRevocation",
+                    c.standby_tasks_pending_revocation.as_slice(),
+                ),
+                (
+                    "warmupTasksPendingRevocation",
+                    c.warmup_tasks_pending_revocation.as_slice(),
+                ),
+            ]),
+            V::MemberRuntime(r) => {
+                list_limit("taskOffsets", r.task_offsets.len(), MAX_TASK_ENTRIES)?;
+                list_limit("taskEndOffsets", r.task_end_offsets.len(), MAX_TASK_ENTRIES)?;
+                task_lists(&[
+                    ("reportedActiveTasks", r.reported_active_tasks.as_slice()),
+                    ("reportedStandbyTasks", r.reported_standby_tasks.as_slice()),
+                    ("reportedWarmupTasks", r.reported_warmup_tasks.as_slice()),
+                ])
+            }
+            V::Topic(t) => {
+                if let Some(m) = crate::limits::partitions_excess(t.num_partitions) {
+                    return Err(Invalid::new("numPartitions", m));
+                }
+                if t.replication_factor <= 0 {
+                    return Err(Invalid::new(
+                        "replicationFactor",
+                        format!(
+                            "{} is not a positive replication factor",
+                            t.replication_factor
+                        ),
+                    ));
+                }
+                list_limit("configs", t.configs.len(), MAX_TAGS)
+            }
+            V::GroupConfig(c) => c.validate(),
             _ => Ok(()),
         }
     }

@@ -155,3 +155,63 @@ fn violations_are_listed_up_to_a_bound_and_counted_beyond() {
         "1500 more violation(s) are not listed (at most 1000 are)"
     );
 }
+
+// ---------------------------------------------------------------------------------
+// 2. fromRecords enforces the limits the live path enforces.
+
+fn topic_record(offset: u64, name: &str, partitions: i64) -> Value {
+    json!({ "offset": offset, "key": { "type": "TopicKey", "name": name },
+        "value": { "type": "TopicValue", "numPartitions": partitions } })
+}
+
+#[test]
+fn records_beyond_a_live_limit_are_refused_naming_the_field() {
+    let e = refused(json!([topic_record(0, "in", 2_147_483_647)]));
+    assert!(
+        e.contains("[0].value.numPartitions: Number of partitions 2147483647 is above"),
+        "{e}"
+    );
+    let tags: Vec<Value> = (0..1_001)
+        .map(|i| json!({ "key": format!("k{i}"), "value": "v" }))
+        .collect();
+    let member = json!({ "offset": 3, "key": { "type": "StreamsGroupMemberMetadataKey", "groupId": "g", "memberId": "m" },
+        "value": { "type": "StreamsGroupMemberMetadataValue", "clientId": "c", "clientHost": "h",
+            "rebalanceTimeoutMs": 1000, "topologyEpoch": 0, "processId": "p", "clientTags": tags } });
+    let e = refused(json!([member]));
+    assert!(
+        e.contains("[0].value.clientTags: clientTags has 1001 entries"),
+        "{e}"
+    );
+    let subs: Vec<Value> = (0..1_001)
+        .map(|i| json!({ "subtopologyId": i.to_string(), "sourceTopics": ["in"] }))
+        .collect();
+    let topology = json!({ "offset": 1, "key": { "type": "StreamsGroupTopologyKey", "groupId": "g" },
+        "value": { "type": "StreamsGroupTopologyValue", "topologyEpoch": 0, "subtopologies": subs } });
+    let e = refused(json!([topology]));
+    assert!(e.contains("[0].value.subtopologies"), "{e}");
+    // A topology a join would refuse (no subtopology reads anything).
+    let topology = json!({ "offset": 1, "key": { "type": "StreamsGroupTopologyKey", "groupId": "g" },
+        "value": { "type": "StreamsGroupTopologyValue", "topologyEpoch": 0,
+            "subtopologies": [{ "subtopologyId": "0" }] } });
+    assert!(load(json!([topology])).is_err());
+}
+
+#[test]
+fn records_whose_state_crosses_the_task_limit_are_refused() {
+    // Eleven topics of 100 000 partitions, each read by its own subtopology: 1.1 M tasks.
+    let mut records: Vec<Value> = (0..11)
+        .map(|i| topic_record(i, &format!("t{i}"), 100_000))
+        .collect();
+    let subs: Vec<Value> = (0..11)
+        .map(|i| json!({ "subtopologyId": i.to_string(), "sourceTopics": [format!("t{i}")] }))
+        .collect();
+    records.push(json!({ "offset": 20, "key": { "type": "StreamsGroupTopologyKey", "groupId": "g" },
+        "value": { "type": "StreamsGroupTopologyValue", "topologyEpoch": 0, "subtopologies": subs } }));
+    let e = refused(json!(records));
+    assert!(e.contains("group g has 1100000 tasks"), "{e}");
+    // Ten are within the limit.
+    records.remove(10);
+    let subs = &mut records[10]["value"]["subtopologies"];
+    subs.as_array_mut().unwrap().pop();
+    assert!(load(json!(records)).is_ok());
+}
