@@ -330,6 +330,10 @@ impl Coordinator {
 
     /// The topology as the client sent it; configured against the cluster at once.
     fn apply_topology(&mut self, group_id: &str, v: Option<&RecordValue>) {
+        if v.is_none() && !self.groups.contains_key(group_id) {
+            // A tombstone never creates a group (a compacted log may end with one).
+            return;
+        }
         let cluster = &self.cluster;
         let g = self
             .groups
@@ -387,6 +391,9 @@ impl Coordinator {
     }
 
     fn apply_target_assignment_metadata(&mut self, group_id: &str, v: Option<&RecordValue>) {
+        if v.is_none() && !self.groups.contains_key(group_id) {
+            return;
+        }
         let g = self.streams_group_mut(group_id);
         g.assignment_epoch = match v {
             Some(RecordValue::TargetAssignmentMetadata(t)) => t.assignment_epoch,
@@ -400,6 +407,9 @@ impl Coordinator {
         member_id: &str,
         v: Option<&RecordValue>,
     ) {
+        if v.is_none() && !self.groups.contains_key(group_id) {
+            return;
+        }
         let g = self.streams_group_mut(group_id);
         match v {
             Some(RecordValue::TargetAssignmentMember(t)) => {
@@ -505,6 +515,9 @@ impl Coordinator {
     }
 
     fn apply_topic_creation(&mut self, group_id: &str, v: Option<&RecordValue>) {
+        if v.is_none() && !self.groups.contains_key(group_id) {
+            return;
+        }
         let c = match v {
             Some(RecordValue::TopicCreation(c)) => creation_from(c),
             _ => InternalTopicCreation::default(),
@@ -532,6 +545,9 @@ impl Coordinator {
         member_id: &str,
         v: Option<&RecordValue>,
     ) {
+        if v.is_none() && !self.consumer_groups.contains_key(group_id) {
+            return;
+        }
         let g = self
             .consumer_groups
             .entry(group_id.to_owned())

@@ -215,3 +215,137 @@ fn records_whose_state_crosses_the_task_limit_are_refused() {
     subs.as_array_mut().unwrap().pop();
     assert!(load(json!(records)).is_ok());
 }
+
+// ---------------------------------------------------------------------------------
+// 6. Fail-over exact in every detail.
+
+fn two_members(session_timeout_ms: i32) -> (Coordinator, Client, Client) {
+    let config = CoordinatorConfig {
+        session_timeout_ms,
+        ..Default::default()
+    };
+    let mut c = coordinator_with_topic(config, "in", 4);
+    let mut a = Client::new("g", "a", topology(0, "in"));
+    let mut b = Client::new("g", "b", topology(0, "in"));
+    a.heartbeat(&mut c);
+    b.heartbeat(&mut c);
+    a.heartbeat(&mut c);
+    b.heartbeat(&mut c);
+    (c, a, b)
+}
+
+/// The issue's repro: two members (session 1 s), n x advanceTime(1), a heartbeat at
+/// now + 2 s (both sessions end), advanceTime(0). Around n = 230 the write that ends
+/// it compacts the log, whose last records were tombstones: a rebuilt coordinator
+/// used to go on from an older offset (267 instead of 269).
+#[test]
+fn offsets_are_never_reused_after_fail_over() {
+    for n in 220..240 {
+        let config = CoordinatorConfig {
+            session_timeout_ms: 1_000,
+            ..Default::default()
+        };
+        let mut c = coordinator_with_topic(config, "in", 4);
+        let mut a = Client::new("g", "a", topology(0, "in"));
+        let mut b = Client::new("g", "b", topology(0, "in"));
+        a.heartbeat(&mut c);
+        b.heartbeat(&mut c);
+        for _ in 0..n {
+            c.advance_time(1).unwrap();
+        }
+        let r = c.heartbeat(&a.request(), &at(c.now() + 2_000));
+        a.absorb(&r);
+        c.advance_time(0).unwrap();
+        let mut d = rebuild(&c);
+        c.advance_time(1).unwrap();
+        d.advance_time(1).unwrap();
+        let last = |c: &Coordinator| c.records().last().map(|r| r.offset);
+        assert_eq!(last(&d), last(&c), "n = {n}");
+        assert_eq!(
+            serde_json::to_string(d.records()).unwrap(),
+            serde_json::to_string(c.records()).unwrap(),
+            "n = {n}"
+        );
+    }
+}
+
+/// A log whose member metadata is gone but whose current assignment is not (what
+/// compaction could leave) loads without the member: it is not brought back.
+#[test]
+fn a_member_without_metadata_is_not_brought_back_on_load() {
+    let (mut c, _, _) = two_members(1_000);
+    let mut records: Vec<Value> =
+        serde_json::from_str(&serde_json::to_string(c.records()).unwrap()).unwrap();
+    let is_metadata_of_b = |r: &Value| {
+        r["key"]["type"] == "StreamsGroupMemberMetadataKey" && r["key"]["memberId"] == "b"
+    };
+    assert!(records.iter().any(is_metadata_of_b));
+    records.retain(|r| !is_metadata_of_b(r));
+    let mut d = load(json!(records)).unwrap();
+    let members = |c: &mut Coordinator| -> Vec<String> {
+        c.describe(&["g".to_owned()], &ctx()).groups[0]
+            .members
+            .iter()
+            .map(|m| m.member_id.clone())
+            .collect()
+    };
+    assert_eq!(members(&mut c), vec!["a", "b"]);
+    assert_eq!(members(&mut d), vec!["a"]);
+    // Its tasks are free again: the rebuilt group answers as if b had left.
+    let snap = d.snapshot();
+    assert!(snap.groups[0].members.iter().all(|m| m.member_id != "b"));
+}
+
+#[test]
+fn compaction_never_brings_a_removed_member_back() {
+    let (mut c, _, _) = two_members(1_000);
+    // The sessions end at 1 000 ms: the members' records are tombstoned, compacted.
+    for i in 0..1_300 {
+        c.advance_time(1).unwrap();
+        if i % 10 == 0 || (990..1_010).contains(&i) {
+            let d = rebuild(&c);
+            assert_eq!(
+                serde_json::to_string(&d.snapshot()).unwrap(),
+                serde_json::to_string(&c.snapshot()).unwrap(),
+                "after {} ms",
+                i + 1
+            );
+        }
+    }
+}
+
+#[test]
+fn int64_values_beyond_2_pow_53_survive_every_output() {
+    let records = json!([
+        { "offset": "9007199254740993", "key": { "type": "ClockKey" },
+          "value": { "type": "ClockValue", "nowMs": "9007199254740993" } },
+        topic_record(0, "in", 1),
+    ]);
+    // Offsets must increase: the second record is refused at index 1.
+    assert!(refused(records).contains("[1].offset"));
+    let records = json!([
+        topic_record(9_007_199_254_740_990, "in", 1),
+        { "offset": "9007199254740993", "key": { "type": "ClockKey" },
+          "value": { "type": "ClockValue", "nowMs": "9007199254740993" } },
+    ]);
+    let c = load(records).unwrap();
+    let text = serde_json::to_string(c.records()).unwrap();
+    assert!(text.contains(r#""offset":"9007199254740993""#), "{text}");
+    assert!(text.contains(r#""offset":9007199254740990"#), "{text}");
+    let again: Vec<Record> = decode_str(&text, "records").unwrap();
+    assert_eq!(again, c.records());
+    let snap = serde_json::to_value(c.snapshot()).unwrap();
+    assert_eq!(snap["nowMs"], json!("9007199254740993"));
+    // A member's session deadline beyond 2^53 too.
+    let mut c = c;
+    let r = c.heartbeat(&join_request("g", "m", topology(0, "in")), &ctx());
+    assert_eq!(r.error_code, 0, "{r:?}");
+    let snap = serde_json::to_value(c.snapshot()).unwrap();
+    let deadline = &snap["groups"][0]["members"][0]["sessionDeadlineMs"];
+    assert_eq!(
+        deadline,
+        &json!((9_007_199_254_740_993i64 + 45_000).to_string())
+    );
+    let back = decode_snapshot(&snap.to_string(), "snapshot").unwrap();
+    assert_eq!(back, c.snapshot());
+}
