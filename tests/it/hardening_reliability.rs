@@ -349,3 +349,30 @@ fn int64_values_beyond_2_pow_53_survive_every_output() {
     let back = decode_snapshot(&snap.to_string(), "snapshot").unwrap();
     assert_eq!(back, c.snapshot());
 }
+
+// ---------------------------------------------------------------------------------
+// 8. Owned tasks are checked against the topology also while the group is NotReady.
+
+#[test]
+fn an_owned_task_of_an_unknown_subtopology_is_refused_while_not_ready() {
+    let mut c = Coordinator::new(CoordinatorConfig::default());
+    let mut a = Client::new("g", "a", topology(0, "missing"));
+    let r = a.heartbeat(&mut c);
+    assert_eq!(r.error_code, 0);
+    let state = c.describe(&["g".to_owned()], &ctx()).groups[0]
+        .group_state
+        .clone();
+    assert_eq!(state, "NotReady");
+    a.active = vec![ids("9", &[0])];
+    let r = a.heartbeat(&mut c);
+    assert_eq!(r.error_code, ErrorCode::INVALID_REQUEST.code(), "{r:?}");
+    assert!(r
+        .error_message
+        .as_deref()
+        .unwrap_or_default()
+        .contains("task 9_0, which is not a task of the group's topology"));
+    // A task of a subtopology it has: its count is not known yet, so it passes.
+    a.active = vec![ids("0", &[3])];
+    let r = a.heartbeat(&mut c);
+    assert_eq!(r.error_code, 0, "{r:?}");
+}

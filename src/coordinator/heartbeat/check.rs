@@ -159,18 +159,35 @@ fn member_is_stale(
     member_topology_epoch < group_topology_epoch
 }
 
-/// INVALID_REQUEST for an owned task that is not a task of the group's (ready) topology.
+/// INVALID_REQUEST for an owned task that is not a task of the group's topology:
+/// against the configured topology when it is ready, else (NotReady: the task counts
+/// are not known yet) against the subtopology ids of the topology the group has.
 fn check_owned_tasks(
     group: Option<&StreamsGroup>,
     req: &StreamsGroupHeartbeatRequest,
 ) -> Result<(), ProtocolError> {
-    let (Some((a, s, w)), Some(cfg)) = (owned_lists(req), group.and_then(|g| g.ready_topology()))
-    else {
+    let (Some((a, s, w)), Some(g)) = (owned_lists(req), group) else {
         return Ok(());
+    };
+    let ready = g.ready_topology();
+    let Some(topology) = &g.topology else {
+        return Ok(());
+    };
+    let ids: std::collections::BTreeSet<&str> = match ready {
+        Some(_) => Default::default(),
+        None => topology
+            .subtopologies
+            .iter()
+            .map(|s| s.subtopology_id.as_str())
+            .collect(),
     };
     for (field, list) in [("ActiveTasks", a), ("StandbyTasks", s), ("WarmupTasks", w)] {
         for t in list {
-            let tasks = cfg.subtopology(&t.subtopology_id).map(|s| s.num_tasks);
+            // How many tasks the subtopology has (any number while NotReady).
+            let tasks = match ready {
+                Some(cfg) => cfg.subtopology(&t.subtopology_id).map(|s| s.num_tasks),
+                None => ids.contains(t.subtopology_id.as_str()).then_some(u32::MAX),
+            };
             for &p in &t.partitions {
                 if !tasks.is_some_and(|n| p >= 0 && (p as u32) < n) {
                     return Err(ProtocolError::invalid_request(format!(
