@@ -376,3 +376,25 @@ fn an_owned_task_of_an_unknown_subtopology_is_refused_while_not_ready() {
     let r = a.heartbeat(&mut c);
     assert_eq!(r.error_code, 0, "{r:?}");
 }
+
+// ---------------------------------------------------------------------------------
+// 9. The simulation clock stays within what a scenario holds.
+
+#[test]
+fn the_simulation_clock_stops_where_a_scenario_ends() {
+    use streams_rebalance::sim::scenario::{Scenario, MAX_TIME_MS};
+    use streams_rebalance::sim::Simulation;
+    let mut sim = Simulation::new(CoordinatorConfig::default());
+    sim.step(MAX_TIME_MS - 10).unwrap();
+    let e = sim.step(11).unwrap_err();
+    assert!(e.contains("past 31536000000"), "{e}");
+    sim.step_next(3_600_000);
+    assert_eq!(sim.now(), MAX_TIME_MS);
+    sim.run_until_stable(1_000).unwrap();
+    assert_eq!(sim.now(), MAX_TIME_MS);
+    sim.act(streams_rebalance::sim::scenario::Action::CreateTopics { topics: vec![] })
+        .unwrap();
+    let text = serde_json::to_string(sim.scenario()).unwrap();
+    let back: Scenario = decode_str(&text, "scenario").unwrap();
+    assert_eq!(&back, sim.scenario());
+}
