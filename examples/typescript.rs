@@ -118,6 +118,7 @@ fn main() {
         ClockValue,
         MemberIdGeneratorValue,
         PendingEventsValue,
+        PendingEventValue,
         TasksSnapshot,
         MemberSnapshot,
         SubtopologySnapshot,

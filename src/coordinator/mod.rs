@@ -86,11 +86,15 @@ pub struct Coordinator {
     /// Keys whose latest record is a value (when to compact the log).
     live_keys: compaction::LiveKeys,
     next_offset: u64,
-    /// Events caused by a context's `nowMs` moving the clock; returned by the next `advanceTime`.
-    pending_events: Vec<Event>,
+    /// Events caused by a context's `nowMs` moving the clock; returned by the next
+    /// `advanceTime` (bounded: `events::MAX_PENDING_EVENTS`).
+    pending: events::Pending,
     /// 0 until a GroupConfig record, then the hash of its configs: mixed into each
     /// group's metadata hash so a change bumps its group epoch (`group_config`).
     pub(crate) assignment_config_hash: u64,
+    /// Topic records being written as one request: the groups are reconfigured once
+    /// after the last (`cluster_admin::write_topics`), not after each.
+    pub(crate) batching_topics: bool,
 }
 
 impl Coordinator {
@@ -107,8 +111,9 @@ impl Coordinator {
             log: Vec::new(),
             live_keys: Default::default(),
             next_offset: 0,
-            pending_events: Vec::new(),
+            pending: Default::default(),
             assignment_config_hash: 0,
+            batching_topics: false,
         }
     }
 
@@ -249,7 +254,7 @@ impl Coordinator {
 
     /// Appends a record and applies it: the only way state changes.
     pub(crate) fn write(&mut self, key: RecordKey, value: Option<RecordValue>) {
-        let watch = topic_mismatch::may_change_mismatches(&key);
+        let watch = !self.batching_topics && topic_mismatch::may_change_mismatches(&key);
         let before = if watch {
             self.config_mismatches()
         } else {
@@ -296,16 +301,42 @@ impl Coordinator {
         self.append(r);
     }
 
-    /// Replaces the events waiting for the next `advance_time`, as a record (a rebuilt
-    /// coordinator returns them too).
-    pub(crate) fn set_pending_events(&mut self, events: Vec<Event>) {
-        if events == self.pending_events {
-            return;
+    /// Queues events for the next `advance_time`: one record each (a rebuilt
+    /// coordinator returns them too). Beyond `MAX_PENDING_EVENTS` or
+    /// `MAX_PENDING_BYTES` the oldest are dropped (a tombstone each), so however long
+    /// time moves only through `nowMs`, the queue and its records stay bounded.
+    pub(crate) fn queue_events(&mut self, events: Vec<Event>) {
+        for event in events {
+            let seq = self.next_offset;
+            self.write(
+                RecordKey::PendingEvent { seq },
+                Some(RecordValue::PendingEvent(records::PendingEventValue {
+                    event,
+                })),
+            );
+            while self.pending.over_limit() {
+                if !self.pending.legacy.is_empty() {
+                    self.write(RecordKey::PendingEvents {}, None);
+                } else if let Some(oldest) = self.pending.keyed.keys().next().copied() {
+                    self.write(RecordKey::PendingEvent { seq: oldest }, None);
+                } else {
+                    break;
+                }
+            }
         }
-        let value = (!events.is_empty()).then_some(RecordValue::PendingEvents(
-            records::PendingEventsValue { events },
-        ));
-        self.write(RecordKey::PendingEvents {}, value);
+    }
+
+    /// The events waiting for `advance_time`, oldest first; their records tombstoned.
+    pub(crate) fn take_pending(&mut self) -> Vec<Event> {
+        let out = self.pending.all();
+        if !self.pending.legacy.is_empty() {
+            self.write(RecordKey::PendingEvents {}, None);
+        }
+        let seqs: Vec<u64> = self.pending.keyed.keys().copied().collect();
+        for seq in seqs {
+            self.write(RecordKey::PendingEvent { seq }, None);
+        }
+        out
     }
 
     /// Checks a context's `nowMs` (time never goes back) without changing anything.
@@ -324,12 +355,12 @@ impl Coordinator {
     }
 
     /// Moves the clock to a context's `nowMs`, firing due timers; their events wait
-    /// for the next `advance_time`.
+    /// for the next `advance_time` (added to the queue: nothing waiting is rewritten).
     pub(crate) fn enter(&mut self, ctx: &RequestContext) {
         if let Some(t) = ctx.now_ms {
             if t > self.now_ms {
-                let events = self.advance_to(t);
-                self.set_pending_events(events);
+                let events = self.run_timers_to(t);
+                self.queue_events(events);
             }
         }
     }

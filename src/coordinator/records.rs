@@ -62,9 +62,18 @@ pub enum RecordKey {
     Clock {},
     #[serde(rename = "MemberIdGeneratorKey")]
     MemberIdGenerator {},
-    /// Events waiting for the next `advanceTime` (so a rebuilt coordinator returns them too).
+    /// Events waiting for the next `advanceTime`, as one list (logs written before
+    /// `PendingEventKey`; read, never written).
     #[serde(rename = "PendingEventsKey")]
     PendingEvents {},
+    /// One event waiting for the next `advanceTime` (so a rebuilt coordinator returns
+    /// it too), keyed by the offset of the record that queued it.
+    #[serde(rename = "PendingEventKey", rename_all = "camelCase")]
+    PendingEvent {
+        #[serde(with = "offset")]
+        #[ts(type = "Int64")]
+        seq: u64,
+    },
     /// The assignment-relevant group configs set at run time (`setGroupConfig`).
     #[serde(rename = "GroupConfigKey")]
     GroupConfig {},
@@ -93,6 +102,7 @@ impl RecordKey {
             RecordKey::Clock {} => "ClockValue",
             RecordKey::MemberIdGenerator {} => "MemberIdGeneratorValue",
             RecordKey::PendingEvents {} => "PendingEventsValue",
+            RecordKey::PendingEvent { .. } => "PendingEventValue",
             RecordKey::GroupConfig {} => "GroupConfigValue",
         }
     }
@@ -130,6 +140,13 @@ struct NameKey {
 #[serde(deny_unknown_fields)]
 struct NoFields {}
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeqKey {
+    #[serde(with = "offset")]
+    seq: u64,
+}
+
 impl Tagged for RecordKey {
     const TAGS: &'static [&'static str] = &[
         "StreamsGroupMetadataKey",
@@ -149,6 +166,7 @@ impl Tagged for RecordKey {
         "ClockKey",
         "MemberIdGeneratorKey",
         "PendingEventsKey",
+        "PendingEventKey",
         "GroupConfigKey",
     ];
     const WHAT: &'static str = "record key type";
@@ -218,6 +236,9 @@ impl Tagged for RecordKey {
             }
             "TopicKey" => RecordKey::Topic {
                 name: NameKey::deserialize(rest)?.name,
+            },
+            "PendingEventKey" => RecordKey::PendingEvent {
+                seq: SeqKey::deserialize(rest)?.seq,
             },
             other => {
                 NoFields::deserialize(rest)?;
@@ -527,6 +548,12 @@ pub struct PendingEventsValue {
     pub events: Vec<super::events::Event>,
 }
 
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PendingEventValue {
+    pub event: super::events::Event,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(tag = "type")]
 pub enum RecordValue {
@@ -564,6 +591,8 @@ pub enum RecordValue {
     MemberIdGenerator(MemberIdGeneratorValue),
     #[serde(rename = "PendingEventsValue")]
     PendingEvents(PendingEventsValue),
+    #[serde(rename = "PendingEventValue")]
+    PendingEvent(PendingEventValue),
     #[serde(rename = "GroupConfigValue")]
     GroupConfig(GroupConfigValue),
 }
@@ -587,6 +616,7 @@ impl Tagged for RecordValue {
         "ClockValue",
         "MemberIdGeneratorValue",
         "PendingEventsValue",
+        "PendingEventValue",
         "GroupConfigValue",
     ];
     const WHAT: &'static str = "record value type";
@@ -618,6 +648,7 @@ impl Tagged for RecordValue {
             "ClockValue" => V::Clock(Deserialize::deserialize(d)?),
             "MemberIdGeneratorValue" => V::MemberIdGenerator(Deserialize::deserialize(d)?),
             "PendingEventsValue" => V::PendingEvents(Deserialize::deserialize(d)?),
+            "PendingEventValue" => V::PendingEvent(Deserialize::deserialize(d)?),
             _ => V::GroupConfig(Deserialize::deserialize(d)?),
         })
     }
@@ -651,6 +682,7 @@ impl RecordValue {
             V::Clock(_) => "ClockValue",
             V::MemberIdGenerator(_) => "MemberIdGeneratorValue",
             V::PendingEvents(_) => "PendingEventsValue",
+            V::PendingEvent(_) => "PendingEventValue",
             V::GroupConfig(_) => "GroupConfigValue",
         }
     }

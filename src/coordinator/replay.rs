@@ -233,8 +233,12 @@ impl Coordinator {
             .or_insert_with(|| StreamsMember::new(member_id))
     }
 
-    /// Reconfigures every group after the cluster's topics changed.
-    fn cluster_changed(&mut self) {
+    /// Reconfigures every group after the cluster's topics changed (once at the end of
+    /// a batch of topic records, `write_topics`).
+    pub(crate) fn cluster_changed(&mut self) {
+        if self.batching_topics {
+            return;
+        }
         let cluster = &self.cluster;
         for g in self.groups.values_mut() {
             if g.topology.is_some() {
@@ -300,11 +304,15 @@ impl Coordinator {
                 }
             }
             RecordKey::PendingEvents {} => {
-                self.pending_events = match v {
+                self.pending.set_legacy(match v {
                     Some(RecordValue::PendingEvents(p)) => p.events.clone(),
                     _ => Vec::new(),
-                };
+                });
             }
+            RecordKey::PendingEvent { seq } => match v {
+                Some(RecordValue::PendingEvent(p)) => self.pending.insert(*seq, p.event.clone()),
+                _ => self.pending.remove(*seq),
+            },
             RecordKey::GroupConfig {} => {
                 if let Some(RecordValue::GroupConfig(c)) = v {
                     self.apply_group_config(c);

@@ -398,3 +398,123 @@ fn the_simulation_clock_stops_where_a_scenario_ends() {
     let back: Scenario = decode_str(&text, "scenario").unwrap();
     assert_eq!(&back, sim.scenario());
 }
+
+// ---------------------------------------------------------------------------------
+// 7. createTopics re-checks the groups once per request.
+
+fn creatable(name: String, partitions: i32) -> CreatableTopic {
+    CreatableTopic {
+        name,
+        num_partitions: partitions,
+        replication_factor: -1,
+        configs: Default::default(),
+    }
+}
+
+#[test]
+fn create_topics_checks_the_groups_once_per_request() {
+    let mut c = coordinator_with_topic(CoordinatorConfig::default(), "in", 4);
+    let mut a = Client::new("g", "a", topology(0, "in"));
+    a.heartbeat(&mut c);
+    let n = (4_000 * scale()).min(100_000);
+    let topics: Vec<CreatableTopic> = (0..n).map(|i| creatable(format!("t_{i}"), 1)).collect();
+    let started = Instant::now();
+    let r = c.create_topics_request(&topics).unwrap();
+    let took = started.elapsed();
+    assert!(r.iter().all(|r| r.error_code == ErrorCode::NONE), "{r:?}");
+    assert_eq!(c.cluster.topics.len(), n + 1);
+    assert!(took.as_secs() < 10 * scale() as u64, "{took:?}");
+    eprintln!("createTopics of {n} topics with one streams group: {took:?}");
+    // Collisions are still found, within the request too.
+    let r = c
+        .create_topics_request(&[
+            creatable("t.1".into(), 1),
+            creatable("x.y".into(), 1),
+            creatable("x_y".into(), 1),
+        ])
+        .unwrap();
+    assert_eq!(r[0].error_code, ErrorCode::INVALID_TOPIC_EXCEPTION);
+    assert_eq!(r[1].error_code, ErrorCode::NONE);
+    assert_eq!(r[2].error_code, ErrorCode::INVALID_TOPIC_EXCEPTION);
+    let too_many: Vec<CreatableTopic> = (0..100_001)
+        .map(|i| creatable(format!("u{i}"), 1))
+        .collect();
+    let e = c.create_topics_request(&too_many).unwrap_err();
+    assert_eq!(e.kind(), "limit");
+    assert!(!c.cluster.topics.contains_key("u0"));
+}
+
+#[test]
+fn a_request_crossing_the_task_limit_refuses_only_the_topic_that_crosses_it() {
+    let mut c = coordinator_with_topic(CoordinatorConfig::default(), "in", 4);
+    let regex = Topology {
+        epoch: 0,
+        subtopologies: (0..11)
+            .map(|i| Subtopology {
+                subtopology_id: i.to_string(),
+                source_topic_regex: vec![format!("t{i}x")],
+                ..Default::default()
+            })
+            .collect(),
+    };
+    let r = c.heartbeat(&join_request("g", "a", regex), &ctx());
+    assert_eq!(r.error_code, 0, "{r:?}");
+    let topics: Vec<CreatableTopic> = (0..11)
+        .map(|i| creatable(format!("t{i}x"), 100_000))
+        .chain([creatable("small".into(), 3)])
+        .collect();
+    let r = c.create_topics_request(&topics).unwrap();
+    let codes: Vec<ErrorCode> = r.iter().map(|r| r.error_code).collect();
+    let mut expected = vec![ErrorCode::NONE; 12];
+    expected[10] = ErrorCode::INVALID_PARTITIONS;
+    assert_eq!(codes, expected, "{r:?}");
+    assert!(!c.cluster.topics.contains_key("t10x"));
+    assert!(c.cluster.topics.contains_key("small"));
+}
+
+// ---------------------------------------------------------------------------------
+// 5. Time moved only through the context's `nowMs`: the pending events stay bounded.
+
+#[test]
+fn events_waiting_for_advance_time_stay_bounded_when_time_moves_by_now_ms() {
+    use streams_rebalance::coordinator::events::MAX_PENDING_EVENTS;
+    let config = CoordinatorConfig {
+        session_timeout_ms: 1_000,
+        ..Default::default()
+    };
+    let mut c = coordinator_with_topic(config, "in", 2);
+    let mut now = 0;
+    // Each join is followed by the expiry of the member before it.
+    let expirations = 1_500 * scale();
+    let started = Instant::now();
+    for i in 0..=expirations {
+        now += 2_000;
+        let r = c.heartbeat(
+            &join_request("g", &format!("m{i}"), topology(0, "in")),
+            &at(now),
+        );
+        assert_eq!(r.error_code, 0);
+    }
+    let took = started.elapsed();
+    assert!(
+        c.records().len() < 2 * 60 + 256 + 2 * MAX_PENDING_EVENTS + 10,
+        "{}",
+        c.records().len()
+    );
+    let mut d = rebuild(&c);
+    let events = c.advance_time(0).unwrap();
+    assert_eq!(events.len(), MAX_PENDING_EVENTS);
+    // The newest are kept: the last expiry is that of the member before the last.
+    let last = events.last().unwrap();
+    assert_eq!(
+        last.member_id.as_deref(),
+        Some(format!("m{}", expirations - 1).as_str())
+    );
+    assert_eq!(d.advance_time(0).unwrap(), events);
+    assert!(c.advance_time(0).unwrap().is_empty());
+    assert!(took.as_secs() < 30 * scale() as u64, "{took:?}");
+    eprintln!(
+        "{expirations} expirations by nowMs: {took:?}, {} records",
+        c.records().len()
+    );
+}
