@@ -258,6 +258,63 @@ pub(crate) fn check_groups_on(
     Ok(())
 }
 
+/// The coordinator's default memory budget (`maxStateBytes`): member metadata and
+/// topologies, each byte counted `STATE_COPIES` times.
+pub const DEFAULT_MAX_STATE_BYTES: u64 = 1 << 30;
+/// How many times a byte of member metadata or topology is held: the state, its
+/// record in the log, and a record it replaced until compaction.
+pub const STATE_COPIES: u64 = 3;
+
+/// About how many bytes a member's metadata holds (its strings; 32 per tag besides).
+pub fn metadata_bytes(m: &crate::coordinator::member::MemberMetadata) -> u64 {
+    let opt = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+    let tags: usize = m
+        .client_tags
+        .iter()
+        .map(|t| t.key.len() + t.value.len() + 32)
+        .sum();
+    let bytes = opt(&m.instance_id)
+        + opt(&m.rack_id)
+        + m.client_id.len()
+        + m.client_host.len()
+        + m.process_id.len()
+        + m.user_endpoint.as_ref().map_or(0, |e| e.host.len())
+        + tags;
+    bytes as u64
+}
+
+/// About how many bytes a topology holds (its names and configs; 32 per entry).
+pub fn topology_bytes(t: &crate::protocol::Topology) -> u64 {
+    let topics = |l: &[crate::protocol::TopicInfo]| -> usize {
+        l.iter()
+            .map(|t| {
+                t.name.len()
+                    + 32
+                    + t.topic_configs
+                        .iter()
+                        .map(|c| c.key.len() + c.value.len() + 32)
+                        .sum::<usize>()
+            })
+            .sum()
+    };
+    let names = |l: &[String]| -> usize { l.iter().map(|n| n.len() + 32).sum() };
+    let bytes: usize = t
+        .subtopologies
+        .iter()
+        .map(|s| {
+            s.subtopology_id.len()
+                + 32
+                + names(&s.source_topics)
+                + names(&s.source_topic_regex)
+                + names(&s.repartition_sink_topics)
+                + topics(&s.state_changelog_topics)
+                + topics(&s.repartition_source_topics)
+                + s.copartition_groups.len() * 64
+        })
+        .sum();
+    bytes as u64
+}
+
 /// Topics one `createTopics` call creates at most (an `Error` beyond).
 pub const MAX_TOPICS_PER_REQUEST: usize = 100_000;
 

@@ -95,6 +95,9 @@ pub struct Coordinator {
     /// Topic records being written as one request: the groups are reconfigured once
     /// after the last (`cluster_admin::write_topics`), not after each.
     pub(crate) batching_topics: bool,
+    /// Bytes of member metadata and topologies held (`limits::metadata_bytes`,
+    /// `topology_bytes`), kept by replay: what `maxStateBytes` bounds.
+    pub(crate) state_bytes: u64,
 }
 
 impl Coordinator {
@@ -114,6 +117,7 @@ impl Coordinator {
             pending: Default::default(),
             assignment_config_hash: 0,
             batching_topics: false,
+            state_bytes: 0,
         }
     }
 

@@ -215,6 +215,16 @@ pub(crate) fn acl_value(a: &Acl) -> AclValue {
     }
 }
 
+/// What a group's members and topology count against `maxStateBytes`.
+fn group_bytes(g: &StreamsGroup) -> u64 {
+    let members: u64 = g
+        .members
+        .values()
+        .map(|m| crate::limits::metadata_bytes(&m.meta))
+        .sum();
+    members + g.topology.as_ref().map_or(0, crate::limits::topology_bytes)
+}
+
 fn wire(ids: &[TaskIds]) -> crate::task::TaskSet {
     crate::task::TaskSet::from_task_ids(ids)
 }
@@ -330,7 +340,9 @@ impl Coordinator {
                 g.shutdown_requester = v.shutdown_requester.clone();
             }
             None => {
-                self.groups.remove(group_id);
+                if let Some(g) = self.groups.remove(group_id) {
+                    self.state_bytes = self.state_bytes.saturating_sub(group_bytes(&g));
+                }
             }
             Some(_) => {}
         }
@@ -347,6 +359,7 @@ impl Coordinator {
             .groups
             .entry(group_id.to_owned())
             .or_insert_with(|| StreamsGroup::new(group_id));
+        let old = g.topology.as_ref().map_or(0, crate::limits::topology_bytes);
         g.topology = match v {
             Some(RecordValue::Topology(t)) => Some(Topology {
                 epoch: t.topology_epoch,
@@ -354,7 +367,9 @@ impl Coordinator {
             }),
             _ => None,
         };
+        let new = g.topology.as_ref().map_or(0, crate::limits::topology_bytes);
         reconfigure(g, cluster);
+        self.state_bytes = self.state_bytes.saturating_sub(old).saturating_add(new);
     }
 
     /// A member's metadata (keeping the static-member index), or its removal: a
@@ -363,7 +378,9 @@ impl Coordinator {
         match v {
             Some(RecordValue::MemberMetadata(v)) => {
                 let meta = MemberMetadata::from(v);
+                let added = crate::limits::metadata_bytes(&meta);
                 let m = self.streams_member_mut(group_id, member_id);
+                let removed = crate::limits::metadata_bytes(&m.meta);
                 let old_instance = m.meta.instance_id.clone();
                 m.meta = meta;
                 let new_instance = m.meta.instance_id.clone();
@@ -378,10 +395,16 @@ impl Coordinator {
                 }
                 g.endpoints_version += 1;
                 refresh_member(g, member_id);
+                self.state_bytes = self
+                    .state_bytes
+                    .saturating_sub(removed)
+                    .saturating_add(added);
             }
             None => {
+                let mut removed = 0;
                 if let Some(g) = self.groups.get_mut(group_id) {
                     if let Some(m) = g.members.remove(member_id) {
+                        removed = crate::limits::metadata_bytes(&m.meta);
                         let held = m.current.assigned.union(&m.current.pending_revocation);
                         g.release(member_id, &held);
                         if let Some(i) = &m.meta.instance_id {
@@ -393,6 +416,7 @@ impl Coordinator {
                     g.endpoints_version += 1;
                     refresh_member(g, member_id);
                 }
+                self.state_bytes = self.state_bytes.saturating_sub(removed);
             }
             Some(_) => {}
         }

@@ -518,3 +518,60 @@ fn events_waiting_for_advance_time_stay_bounded_when_time_moves_by_now_ms() {
         c.records().len()
     );
 }
+
+// ---------------------------------------------------------------------------------
+// 3. A memory budget: joins within every per-field limit stop at the budget, answered
+// GROUP_MAX_SIZE_REACHED before anything changes.
+
+#[test]
+fn joins_beyond_the_memory_budget_are_group_max_size_reached() {
+    let config = CoordinatorConfig {
+        max_state_bytes: 1 << 20,
+        ..Default::default()
+    };
+    let mut c = coordinator_with_topic(config, "in", 4);
+    // 100 tags of about 1 KB: about 100 KB of metadata, counted three times.
+    let tags: Vec<KeyValue> = (0..100)
+        .map(|i| KeyValue {
+            key: format!("k{i}"),
+            value: "v".repeat(1_000),
+        })
+        .collect();
+    let join = |id: &str| StreamsGroupHeartbeatRequest {
+        client_tags: Some(tags.clone()),
+        ..join_request("g", id, topology(0, "in"))
+    };
+    let mut accepted = 0;
+    let refused = loop {
+        let r = c.heartbeat(&join(&format!("m{accepted}")), &ctx());
+        if r.error_code != 0 {
+            break r;
+        }
+        accepted += 1;
+        assert!(accepted < 10, "the budget never bound");
+    };
+    assert_eq!(accepted, 3);
+    assert_eq!(refused.error_code, ErrorCode::GROUP_MAX_SIZE_REACHED.code());
+    assert!(
+        refused
+            .error_message
+            .as_deref()
+            .unwrap_or_default()
+            .contains("memory budget of 1048576 bytes (maxStateBytes)"),
+        "{refused:?}"
+    );
+    // Nothing changed; a rebuilt twin refuses the same join, and a join without tags fits.
+    let before = serde_json::to_string(c.records()).unwrap();
+    let mut d = rebuild(&c);
+    let r = d.heartbeat(&join("m3"), &ctx());
+    assert_eq!(r.error_code, ErrorCode::GROUP_MAX_SIZE_REACHED.code());
+    assert_eq!(serde_json::to_string(c.records()).unwrap(), before);
+    let r = c.heartbeat(&join_request("g", "small", topology(0, "in")), &ctx());
+    assert_eq!(r.error_code, 0, "{r:?}");
+    // A member leaving frees its share: the big join fits again.
+    let mut m0 = Client::new("g", "m0", topology(0, "in"));
+    m0.epoch = 1;
+    m0.leave(&mut c);
+    let r = c.heartbeat(&join("m4"), &ctx());
+    assert_eq!(r.error_code, 0, "{r:?}");
+}

@@ -234,6 +234,7 @@ impl Coordinator {
         check_offsets(&req.task_offsets, "TaskOffsets")?;
         check_offsets(&req.task_end_offsets, "TaskEndOffsets")?;
         let member = self.plan_member(group, who, req, ctx);
+        self.check_budget(group, &member, new_topology)?;
         let reported = reported_tasks(group, &member.id, req);
         Ok(Plan {
             req,
@@ -243,6 +244,50 @@ impl Coordinator {
             member,
             reported,
         })
+    }
+
+    /// GROUP_MAX_SIZE_REACHED when the member metadata and topologies held would grow
+    /// past the memory budget (`maxStateBytes`, each byte counted `STATE_COPIES`
+    /// times). A request that adds nothing, or shrinks them, always passes.
+    fn check_budget(
+        &self,
+        group: Option<&StreamsGroup>,
+        member: &MemberPlan,
+        new_topology: Option<&Topology>,
+    ) -> Result<(), ProtocolError> {
+        use crate::limits::{metadata_bytes, topology_bytes, STATE_COPIES};
+        let old_meta = match (
+            &member.take_over,
+            group.and_then(|g| g.members.get(&member.id)),
+        ) {
+            (Some(t), _) => metadata_bytes(&t.meta),
+            (None, Some(m)) => metadata_bytes(&m.meta),
+            (None, None) => 0,
+        };
+        let new_meta = member
+            .metadata
+            .as_ref()
+            .map_or(old_meta, |u| metadata_bytes(&u.meta));
+        let old_topology = group
+            .and_then(|g| g.topology.as_ref())
+            .map_or(0, topology_bytes);
+        let new_topology = new_topology.map_or(old_topology, topology_bytes);
+        let (old, new) = (old_meta + old_topology, new_meta + new_topology);
+        if new <= old {
+            return Ok(());
+        }
+        let after = self.state_bytes.saturating_sub(old).saturating_add(new);
+        let budget = u64::try_from(self.config.max_state_bytes).unwrap_or(0);
+        if after.saturating_mul(STATE_COPIES) > budget {
+            return Err(ProtocolError::new(
+                GROUP_MAX_SIZE_REACHED,
+                format!(
+                    "This coordinator's memory budget of {budget} bytes (maxStateBytes) would be passed: its members' metadata and topologies would hold about {} bytes (each counted {STATE_COPIES} times).",
+                    after.saturating_mul(STATE_COPIES)
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// A new member needs room: in the coordinator for a new group, in the group for
