@@ -121,6 +121,7 @@ fn main() {
         ClockValue,
         MemberIdGeneratorValue,
         PendingEventsValue,
+        PendingEventValue,
         TasksSnapshot,
         MemberSnapshot,
         SubtopologySnapshot,

@@ -62,6 +62,17 @@ pub struct CoordinatorConfig {
     /// Default 3: the simulated cluster's default replication factor.
     #[ts(optional = nullable)]
     pub default_replication_factor: i16,
+    /// Default 1 GiB: the memory budget of member metadata and topologies (each byte
+    /// counted three times: state, record, replaced record); a join or heartbeat that
+    /// would pass it is GROUP_MAX_SIZE_REACHED (README, "Limits").
+    #[serde(with = "int64", skip_serializing_if = "is_default_budget")]
+    #[ts(type = "Int64Input")]
+    #[ts(optional = nullable)]
+    pub max_state_bytes: i64,
+}
+
+fn is_default_budget(v: &i64) -> bool {
+    *v == crate::limits::DEFAULT_MAX_STATE_BYTES as i64
 }
 
 impl Default for CoordinatorConfig {
@@ -81,6 +92,7 @@ impl Default for CoordinatorConfig {
             internal_topic_creation_delay_ms: 0,
             internal_topic_creation_backoff_ms: 1000,
             default_replication_factor: 3,
+            max_state_bytes: crate::limits::DEFAULT_MAX_STATE_BYTES as i64,
         }
     }
 }
@@ -108,7 +120,8 @@ impl Validate for CoordinatorConfig {
             self.default_replication_factor,
             1,
             "defaultReplicationFactor",
-        )
+        )?;
+        at_least(self.max_state_bytes, 0, "maxStateBytes")
     }
 }
 

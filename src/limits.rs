@@ -35,19 +35,19 @@ pub const MAX_SIM_PROCESSES: usize = crate::sim::MAX_PROCESSES;
 pub const MAX_SIM_THREADS: u32 = crate::sim::scenario::MAX_THREADS;
 
 fn too_many(field: &str, n: usize, max: usize) -> ProtocolError {
-    ProtocolError::invalid_request(format!(
-        "{field} has {n} entries; this coordinator accepts at most {max}."
-    ))
+    ProtocolError::invalid_request(list_excess(field, n, max).unwrap_or_default())
+}
+
+/// Task entries of one owned-task list (partitions over all its subtopologies).
+pub fn entries(list: &[crate::protocol::TaskIds]) -> usize {
+    list.iter()
+        .map(|t| t.partitions.len())
+        .fold(0usize, usize::saturating_add)
 }
 
 /// The size limits of one heartbeat (INVALID_REQUEST naming the field).
 pub fn check_heartbeat(req: &StreamsGroupHeartbeatRequest) -> Result<(), ProtocolError> {
-    let entries = |l: &Option<Vec<crate::protocol::TaskIds>>| {
-        l.iter()
-            .flatten()
-            .map(|t| t.partitions.len())
-            .fold(0usize, usize::saturating_add)
-    };
+    let entries = |l: &Option<Vec<crate::protocol::TaskIds>>| l.as_deref().map_or(0, entries);
     for (field, list) in [
         ("ActiveTasks", &req.active_tasks),
         ("StandbyTasks", &req.standby_tasks),
@@ -67,52 +67,136 @@ pub fn check_heartbeat(req: &StreamsGroupHeartbeatRequest) -> Result<(), Protoco
             return Err(too_many(field, n, MAX_TASK_ENTRIES));
         }
     }
-    if let Some(tags) = &req.client_tags {
-        if tags.len() > MAX_TAGS {
-            return Err(too_many("ClientTags", tags.len(), MAX_TAGS));
-        }
+    if let Some(m) = req
+        .client_tags
+        .as_ref()
+        .and_then(|tags| list_excess("ClientTags", tags.len(), MAX_TAGS))
+    {
+        return Err(ProtocolError::invalid_request(m));
     }
     if let Some(t) = &req.topology {
-        if t.subtopologies.len() > MAX_SUBTOPOLOGIES {
-            return Err(too_many(
-                "Topology.Subtopologies",
-                t.subtopologies.len(),
-                MAX_SUBTOPOLOGIES,
-            ));
-        }
-        for (i, s) in t.subtopologies.iter().enumerate() {
-            for (field, n) in [
-                ("SourceTopics", s.source_topics.len()),
-                ("SourceTopicRegex", s.source_topic_regex.len()),
-                ("StateChangelogTopics", s.state_changelog_topics.len()),
-                ("RepartitionSinkTopics", s.repartition_sink_topics.len()),
-                ("RepartitionSourceTopics", s.repartition_source_topics.len()),
-                ("CopartitionGroups", s.copartition_groups.len()),
-            ] {
-                if n > MAX_TOPICS_PER_SUBTOPOLOGY {
-                    return Err(too_many(
-                        &format!("Topology.Subtopologies[{i}].{field}"),
-                        n,
-                        MAX_TOPICS_PER_SUBTOPOLOGY,
-                    ));
-                }
-            }
-            for t in s
-                .state_changelog_topics
-                .iter()
-                .chain(&s.repartition_source_topics)
-            {
-                if t.topic_configs.len() > MAX_TAGS {
-                    return Err(too_many(
-                        &format!("Topology.Subtopologies[{i}] topic {} TopicConfigs", t.name),
-                        t.topic_configs.len(),
-                        MAX_TAGS,
-                    ));
-                }
-            }
+        if let Some(e) = topology_excess(&t.subtopologies) {
+            return Err(too_many(&e.protocol_field(), e.n, e.max));
         }
     }
     Ok(())
+}
+
+/// A list of a topology beyond its limit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopologyExcess {
+    /// The subtopology whose list it is; None: the list of subtopologies itself.
+    pub subtopology: Option<usize>,
+    /// The list's protocol name (`SourceTopics`, `TopicConfigs`, ...).
+    pub field: &'static str,
+    /// For `TopicConfigs`: the topic whose configs they are.
+    pub topic: Option<String>,
+    pub n: usize,
+    pub max: usize,
+}
+
+impl TopologyExcess {
+    /// As a heartbeat's error names it: `Topology.Subtopologies[2].SourceTopics`.
+    pub fn protocol_field(&self) -> String {
+        match (self.subtopology, &self.topic) {
+            (None, _) => format!("Topology.{}", self.field),
+            (Some(i), None) => format!("Topology.Subtopologies[{i}].{}", self.field),
+            (Some(i), Some(t)) => format!(
+                "Topology.Subtopologies[{i}] topic {} {}",
+                crate::protocol::json::truncate(t, 60),
+                self.field
+            ),
+        }
+    }
+
+    /// As a record's path names it: `subtopologies[2].sourceTopics`.
+    pub fn path(&self) -> String {
+        let camel = |f: &str| {
+            let mut c = f.chars();
+            c.next()
+                .map(|h| h.to_lowercase().chain(c).collect::<String>())
+                .unwrap_or_default()
+        };
+        match (self.subtopology, &self.topic) {
+            (None, _) => camel(self.field),
+            (Some(i), None) => format!("subtopologies[{i}].{}", camel(self.field)),
+            (Some(i), Some(_)) => format!("subtopologies[{i}]"),
+        }
+    }
+
+    pub fn message(&self) -> String {
+        format!(
+            "{} has {} entries; this coordinator accepts at most {}.",
+            self.protocol_field(),
+            self.n,
+            self.max
+        )
+    }
+}
+
+/// The first list of a topology beyond its limit (README, "Limits"): the same check
+/// for a joining member's topology and for a recorded one.
+pub fn topology_excess(subtopologies: &[crate::protocol::Subtopology]) -> Option<TopologyExcess> {
+    if subtopologies.len() > MAX_SUBTOPOLOGIES {
+        return Some(TopologyExcess {
+            subtopology: None,
+            field: "Subtopologies",
+            topic: None,
+            n: subtopologies.len(),
+            max: MAX_SUBTOPOLOGIES,
+        });
+    }
+    for (i, s) in subtopologies.iter().enumerate() {
+        for (field, n) in [
+            ("SourceTopics", s.source_topics.len()),
+            ("SourceTopicRegex", s.source_topic_regex.len()),
+            ("StateChangelogTopics", s.state_changelog_topics.len()),
+            ("RepartitionSinkTopics", s.repartition_sink_topics.len()),
+            ("RepartitionSourceTopics", s.repartition_source_topics.len()),
+            ("CopartitionGroups", s.copartition_groups.len()),
+        ] {
+            if n > MAX_TOPICS_PER_SUBTOPOLOGY {
+                return Some(TopologyExcess {
+                    subtopology: Some(i),
+                    field,
+                    topic: None,
+                    n,
+                    max: MAX_TOPICS_PER_SUBTOPOLOGY,
+                });
+            }
+        }
+        for t in s
+            .state_changelog_topics
+            .iter()
+            .chain(&s.repartition_source_topics)
+        {
+            if t.topic_configs.len() > MAX_TAGS {
+                return Some(TopologyExcess {
+                    subtopology: Some(i),
+                    field: "TopicConfigs",
+                    topic: Some(t.name.clone()),
+                    n: t.topic_configs.len(),
+                    max: MAX_TAGS,
+                });
+            }
+        }
+    }
+    None
+}
+
+/// Beyond a per-list limit: the sentence both the live path (INVALID_REQUEST) and a
+/// record's validation (`invalid records: ...`) use.
+pub fn list_excess(field: &str, n: usize, max: usize) -> Option<String> {
+    (n > max).then(|| format!("{field} has {n} entries; this coordinator accepts at most {max}."))
+}
+
+/// The partition count of a topic as the cluster accepts it.
+pub fn partitions_excess(n: i32) -> Option<String> {
+    (n > MAX_PARTITIONS_PER_TOPIC).then(|| {
+        format!(
+            "Number of partitions {n} is above this simulated cluster's limit of {MAX_PARTITIONS_PER_TOPIC}."
+        )
+    })
 }
 
 /// How many tasks a configured topology has.
@@ -143,28 +227,96 @@ pub(crate) fn check_topic_change(
     c: &crate::coordinator::Coordinator,
     topic: &crate::cluster::TopicMetadata,
 ) -> Result<(), String> {
-    // Every group with a topology: names, regexes and inferred repartition counts may
-    // all bring the topic in.
-    let groups: Vec<_> = c.groups.values().filter(|g| g.topology.is_some()).collect();
-    if groups.is_empty() {
+    if !c.has_topologies() {
         return Ok(());
     }
     let mut scratch = c.cluster.clone();
     scratch.topics.insert(topic.name.clone(), topic.clone());
-    for g in groups {
-        let Some(t) = &g.topology else { continue };
-        if let Ok(cfg) = crate::topology::configure(t, &scratch) {
+    check_groups_on(c, &scratch).map_err(|(group, n)| {
+        format!(
+            "With {} partitions in topic {}, group {} would have {n} tasks; this coordinator accepts at most {MAX_TASKS_PER_GROUP} per group.",
+            topic.num_partitions, topic.name, group
+        )
+    })
+}
+
+/// The first group (id, task count) that would have more than `MAX_TASKS_PER_GROUP`
+/// tasks on `cluster` (every group with a topology: names, regexes and inferred
+/// repartition counts may all bring a topic in). One configuration per group.
+pub(crate) fn check_groups_on(
+    c: &crate::coordinator::Coordinator,
+    cluster: &crate::cluster::Cluster,
+) -> Result<(), (String, u64)> {
+    for (gid, t) in c.topologies() {
+        if let Ok(cfg) = crate::topology::configure(t, cluster) {
             let n = task_count(&cfg);
             if n > MAX_TASKS_PER_GROUP {
-                return Err(format!(
-                    "With {} partitions in topic {}, group {} would have {n} tasks; this coordinator accepts at most {MAX_TASKS_PER_GROUP} per group.",
-                    topic.num_partitions, topic.name, g.group_id
-                ));
+                return Err((gid.to_owned(), n));
             }
         }
     }
     Ok(())
 }
+
+/// The coordinator's default memory budget (`maxStateBytes`): member metadata and
+/// topologies, each byte counted `STATE_COPIES` times.
+pub const DEFAULT_MAX_STATE_BYTES: u64 = 1 << 30;
+/// How many times a byte of member metadata or topology is held: the state, its
+/// record in the log, and a record it replaced until compaction.
+pub const STATE_COPIES: u64 = 3;
+
+/// About how many bytes a member's metadata holds (its strings; 32 per tag besides).
+pub fn metadata_bytes(m: &crate::coordinator::member::MemberMetadata) -> u64 {
+    let opt = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+    let tags: usize = m
+        .client_tags
+        .iter()
+        .map(|t| t.key.len() + t.value.len() + 32)
+        .sum();
+    let bytes = opt(&m.instance_id)
+        + opt(&m.rack_id)
+        + m.client_id.len()
+        + m.client_host.len()
+        + m.process_id.len()
+        + m.user_endpoint.as_ref().map_or(0, |e| e.host.len())
+        + tags;
+    bytes as u64
+}
+
+/// About how many bytes a topology holds (its names and configs; 32 per entry).
+pub fn topology_bytes(t: &crate::protocol::Topology) -> u64 {
+    let topics = |l: &[crate::protocol::TopicInfo]| -> usize {
+        l.iter()
+            .map(|t| {
+                t.name.len()
+                    + 32
+                    + t.topic_configs
+                        .iter()
+                        .map(|c| c.key.len() + c.value.len() + 32)
+                        .sum::<usize>()
+            })
+            .sum()
+    };
+    let names = |l: &[String]| -> usize { l.iter().map(|n| n.len() + 32).sum() };
+    let bytes: usize = t
+        .subtopologies
+        .iter()
+        .map(|s| {
+            s.subtopology_id.len()
+                + 32
+                + names(&s.source_topics)
+                + names(&s.source_topic_regex)
+                + names(&s.repartition_sink_topics)
+                + topics(&s.state_changelog_topics)
+                + topics(&s.repartition_source_topics)
+                + s.copartition_groups.len() * 64
+        })
+        .sum();
+    bytes as u64
+}
+
+/// Topics one `createTopics` call creates at most (an `Error` beyond).
+pub const MAX_TOPICS_PER_REQUEST: usize = 100_000;
 
 #[cfg(test)]
 mod tests {

@@ -475,6 +475,7 @@ function record(action, then = () => {}) {
   try {
     s = app.wasm.Simulation.checkScenario(markEdited(s));
   } catch (e) {
+    if (e && e.kind === "trapped") throw e; // recover() takes it from here
     controlError(words(e));
     then(false);
     return;
@@ -539,6 +540,7 @@ function loadScenario(input, step = 0, from = "page") {
   try {
     s = app.wasm.Simulation.checkScenario(input);
   } catch (e) {
+    if (e && e.kind === "trapped") throw e; // recover() takes it from here
     if (from === "link")
       linkNotice(
         `This link's scenario is not valid: ${words(e)}. Showing the first preset instead; the link is kept in the address bar.`,
@@ -1129,6 +1131,59 @@ async function fromHash() {
   return loadScenario(app.presets[0].scenario, 0);
 }
 
+/** Uses a (fresh) instance of the module from now on. */
+function adopt(wasm) {
+  app.wasm = wasm;
+  useModule(wasm);
+  app.healthRules = healthRules(wasm);
+}
+
+/**
+ * The module trapped (out of memory, or a bug): every object of that instance is dead
+ * (each call throws an Error of kind "trapped"). Loads a fresh instance and replays
+ * the scenario to the step shown, once per trap.
+ */
+async function recover() {
+  if (app.recovering) return;
+  app.recovering = true;
+  stop();
+  if (app.job) app.job.cancelled = true;
+  app.job = null;
+  // Its objects belong to the dead instance: dropped, not freed.
+  app.tl = null;
+  try {
+    adopt(await app.reset());
+    app.recoveries = (app.recoveries || 0) + 1;
+    toast(
+      "The WebAssembly module stopped (it ran out of memory or hit a bug); it was reloaded and the scenario replayed.",
+    );
+    loadScenario(app.scenario, app.idx);
+  } catch (e) {
+    showLoadError(
+      `The WebAssembly module stopped and could not be reloaded (${e && e.message ? e.message : e}). Reload the page.`,
+    );
+  } finally {
+    app.recovering = false;
+  }
+}
+
+/** Any error of kind "trapped", thrown in a handler or a promise, starts `recover()`. */
+function wireRecovery() {
+  const trapped = (e) => e && e.kind === "trapped";
+  window.addEventListener("error", (ev) => {
+    if (trapped(ev.error)) {
+      ev.preventDefault();
+      recover();
+    }
+  });
+  window.addEventListener("unhandledrejection", (ev) => {
+    if (trapped(ev.reason)) {
+      ev.preventDefault();
+      recover();
+    }
+  });
+}
+
 async function main() {
   if (typeof WebAssembly !== "object") {
     showLoadError(
@@ -1137,11 +1192,11 @@ async function main() {
     return;
   }
   try {
-    const wasm = await import("./pkg/streams_rebalance.js");
+    const wasm = await import("./pkg/index.js");
     await wasm.default();
-    app.wasm = wasm;
-    useModule(wasm);
-    app.healthRules = healthRules(wasm);
+    app.reset = wasm.reset;
+    adopt(wasm);
+    wireRecovery();
   } catch (e) {
     showLoadError(
       `The WebAssembly module failed to load (${e && e.message ? e.message : e}). Build it with \`make play\` (or scripts/build-wasm.sh), which also serves the page over http://.`,

@@ -17,8 +17,9 @@
 export interface InputError extends Error {
   /** "syntax" (not JSON), "decode" (wrong shape, type or range, unknown or missing
    * field), "invalid" (a rule across fields), "limit" (README "Limits"), "rejected"
-   * (valid, but refused by the current state). */
-  kind: "syntax" | "decode" | "invalid" | "limit" | "rejected";
+   * (valid, but refused by the current state); "trapped": not an input error, the
+   * WebAssembly instance trapped (see `reset()`). */
+  kind: "syntax" | "decode" | "invalid" | "limit" | "rejected" | "trapped";
   /** The field path (`topology.subtopologies[2].sourceTopics`), "" for the whole input. */
   path: string;
 }
@@ -350,3 +351,10 @@ export default function init(
 export declare function initSync(
   module?: { module: BufferSource | WebAssembly.Module } | BufferSource | WebAssembly.Module,
 ): unknown;
+/**
+ * A fresh WebAssembly instance, after a trap (every call of a trapped instance throws
+ * an `Error` of kind `"trapped"`) or to drop all state. Node: switches this module's
+ * exports to the fresh instance and returns them; browsers: resolves to the fresh
+ * instance's exports (the old bindings stay dead). Objects of the old instance stay dead.
+ */
+export declare function reset(moduleOrPath?: InitInput): unknown;

@@ -31,6 +31,34 @@ pub struct TopicMetadata {
     pub configs: BTreeMap<String, String>,
 }
 
+/// Topic names containing '.' or '_' by their normalised form ('.' as '_'), for the
+/// collision rule without a scan of every topic.
+#[derive(Debug, Clone, Default)]
+pub struct CollisionIndex(BTreeMap<String, BTreeSet<String>>);
+
+impl CollisionIndex {
+    pub fn add(&mut self, name: &str) {
+        if name.contains(['.', '_']) {
+            self.0
+                .entry(name.replace('.', "_"))
+                .or_default()
+                .insert(name.to_owned());
+        }
+    }
+
+    /// An existing topic other than `name` with the same normalised form.
+    pub fn colliding(&self, name: &str) -> Option<String> {
+        if !name.contains(['.', '_']) {
+            return None;
+        }
+        self.0
+            .get(&name.replace('.', "_"))?
+            .iter()
+            .find(|t| t.as_str() != name)
+            .cloned()
+    }
+}
+
 /// Kept for callers of the first interface; the same as [`TopicResult`].
 pub type CreateTopicResult = TopicResult;
 
@@ -106,6 +134,39 @@ impl Cluster {
         num_partitions: i32,
         replication_factor: i16,
     ) -> Result<(i32, i16), TopicResult> {
+        self.check_new_topic_with(name, num_partitions, replication_factor, |n| {
+            self.colliding_topic(n).map(str::to_owned)
+        })
+    }
+
+    /// `new_topic` with collisions looked up in `index` (kept up to date by the
+    /// caller), not by a scan of every topic: a request creating many topics.
+    pub fn new_topic_indexed(
+        &self,
+        name: &str,
+        num_partitions: i32,
+        replication_factor: i16,
+        configs: BTreeMap<String, String>,
+        index: &CollisionIndex,
+    ) -> Result<TopicMetadata, TopicResult> {
+        self.check_new_topic_with(name, num_partitions, replication_factor, |n| {
+            index.colliding(n)
+        })
+        .map(|(num_partitions, replication_factor)| TopicMetadata {
+            name: name.to_owned(),
+            num_partitions,
+            replication_factor,
+            configs,
+        })
+    }
+
+    fn check_new_topic_with(
+        &self,
+        name: &str,
+        num_partitions: i32,
+        replication_factor: i16,
+        colliding: impl Fn(&str) -> Option<String>,
+    ) -> Result<(i32, i16), TopicResult> {
         if let Err(msg) = crate::topology::names::validate_topic_name(name) {
             return Err(TopicResult::error(
                 name,
@@ -128,7 +189,7 @@ impl Cluster {
             ));
         }
         // Kafka: '.' and '_' collide in metric names, so such pairs are refused.
-        if let Some(other) = self.colliding_topic(name) {
+        if let Some(other) = colliding(name) {
             return Err(TopicResult::error(
                 name,
                 ErrorCode::INVALID_TOPIC_EXCEPTION,
@@ -148,9 +209,7 @@ impl Cluster {
                 return Err(TopicResult::error(
                     name,
                     ErrorCode::INVALID_PARTITIONS,
-                    format!(
-                        "Number of partitions {n} is above this simulated cluster's limit of {MAX_PARTITIONS}."
-                    ),
+                    crate::limits::partitions_excess(n).unwrap_or_default(),
                 ))
             }
             n => n,
@@ -177,6 +236,15 @@ impl Cluster {
             ));
         }
         Ok((partitions, rf))
+    }
+
+    /// The topics by the form Kafka compares for collisions ('.' read as '_').
+    pub fn collision_index(&self) -> CollisionIndex {
+        let mut index = CollisionIndex::default();
+        for name in self.topics.keys() {
+            index.add(name);
+        }
+        index
     }
 
     fn colliding_topic(&self, name: &str) -> Option<&str> {

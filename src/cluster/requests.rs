@@ -76,7 +76,14 @@ fn minus_one() -> i16 {
     -1
 }
 
-impl Validate for CreatableTopic {}
+impl Validate for CreatableTopic {
+    fn validate(&self) -> Result<(), crate::protocol::json::Invalid> {
+        match crate::limits::list_excess("configs", self.configs.len(), crate::limits::MAX_TAGS) {
+            Some(m) => Err(crate::protocol::json::Invalid::new("configs", m)),
+            None => Ok(()),
+        }
+    }
+}
 
 /// One topic of `createPartitions`: `count` is the new total number of partitions
 /// (never fewer than now).

@@ -126,12 +126,115 @@ impl Coordinator {
         self.write(RecordKey::Acls {}, Some(RecordValue::Acls(v)));
     }
 
+    /// `createTopics`: each topic checked with the cluster's rules in request order (as
+    /// if created one by one: a later topic may collide with an earlier one), the
+    /// groups' task limit checked once for all of them, then one record per topic and
+    /// one reconfiguration of the groups. Only when the request as a whole would cross
+    /// the task limit is each topic checked with the ones accepted before it. More
+    /// than `MAX_TOPICS_PER_REQUEST` topics: an input error, nothing created.
+    pub fn create_topics_request(
+        &mut self,
+        topics: &[crate::cluster::CreatableTopic],
+    ) -> Result<Vec<CreateTopicResult>, crate::protocol::json::InputError> {
+        use crate::limits::MAX_TOPICS_PER_REQUEST;
+        if topics.len() > MAX_TOPICS_PER_REQUEST {
+            return Err(crate::protocol::json::InputError::Limit {
+                what: "createTopics".to_owned(),
+                path: String::new(),
+                message: format!(
+                    "{} topics; one call creates at most {MAX_TOPICS_PER_REQUEST} (see README, Limits)",
+                    topics.len()
+                ),
+            });
+        }
+        let mut scratch = self.cluster.clone();
+        let mut index = scratch.collision_index();
+        let mut results = Vec::with_capacity(topics.len());
+        let mut accepted: Vec<(usize, TopicMetadata)> = Vec::new();
+        for (i, t) in topics.iter().enumerate() {
+            match scratch.new_topic_indexed(
+                &t.name,
+                t.num_partitions,
+                t.replication_factor,
+                t.configs.clone(),
+                &index,
+            ) {
+                Ok(m) => {
+                    index.add(&m.name);
+                    scratch.topics.insert(m.name.clone(), m.clone());
+                    accepted.push((i, m));
+                    results.push(CreateTopicResult::ok(&t.name));
+                }
+                Err(e) => results.push(e),
+            }
+        }
+        if !accepted.is_empty()
+            && self.has_topologies()
+            && crate::limits::check_groups_on(self, &scratch).is_err()
+        {
+            let mut step = self.cluster.clone();
+            accepted.retain(|(i, m)| {
+                step.topics.insert(m.name.clone(), m.clone());
+                match crate::limits::check_groups_on(self, &step) {
+                    Ok(()) => true,
+                    Err((group, n)) => {
+                        step.topics.remove(&m.name);
+                        if let Some(r) = results.get_mut(*i) {
+                            *r = CreateTopicResult::error(
+                                &m.name,
+                                crate::protocol::ErrorCode::INVALID_PARTITIONS,
+                                format!(
+                                    "With {} partitions in topic {}, group {group} would have {n} tasks; this coordinator accepts at most {} per group.",
+                                    m.num_partitions, m.name, crate::limits::MAX_TASKS_PER_GROUP
+                                ),
+                            );
+                        }
+                        false
+                    }
+                }
+            });
+        }
+        self.write_topics(accepted.into_iter().map(|(_, m)| m).collect());
+        Ok(results)
+    }
+
+    /// One record per topic, then one reconfiguration of every group and one look
+    /// for new internal-topic config mismatches (not one per topic).
+    fn write_topics(&mut self, topics: Vec<TopicMetadata>) {
+        if topics.is_empty() {
+            return;
+        }
+        let before = self.config_mismatches();
+        self.batching_topics = true;
+        for t in &topics {
+            self.write(
+                RecordKey::Topic {
+                    name: t.name.clone(),
+                },
+                Some(RecordValue::Topic(topic_value(t))),
+            );
+        }
+        self.batching_topics = false;
+        self.cluster_changed();
+        self.report_new_mismatches(&before);
+    }
+
     /// Convenience for tests and scenarios: topics with partition counts, default
     /// replication, no configs.
     pub fn create_topics(&mut self, topics: &[(String, i32)]) -> Vec<CreateTopicResult> {
-        topics
+        let request: Vec<crate::cluster::CreatableTopic> = topics
             .iter()
-            .map(|(n, p)| self.create_topic(n, *p, -1, BTreeMap::new()))
+            .map(|(name, p)| crate::cluster::CreatableTopic {
+                name: name.clone(),
+                num_partitions: *p,
+                replication_factor: -1,
+                configs: BTreeMap::new(),
+            })
+            .collect();
+        // Past MAX_TOPICS_PER_REQUEST: in requests of that size, one after the other.
+        request
+            .chunks(crate::limits::MAX_TOPICS_PER_REQUEST)
+            .flat_map(|chunk| self.create_topics_request(chunk).unwrap_or_default())
             .collect()
     }
 }

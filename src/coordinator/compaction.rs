@@ -33,6 +33,10 @@ impl LiveKeys {
         self.0.len()
     }
 
+    pub fn contains(&self, key: &RecordKey) -> bool {
+        self.0.contains(key)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
@@ -43,16 +47,20 @@ pub fn due(len: usize, live: usize) -> bool {
     len > live.saturating_mul(2).saturating_add(SLACK)
 }
 
-/// Keeps, in offset order, the latest record of every key whose latest is a value.
+/// Keeps, in offset order, the latest record of every key whose latest is a value,
+/// and the last record whatever it is (Kafka never compacts the active segment): its
+/// offset tells a coordinator rebuilt from the log where to go on, so no offset is
+/// ever given twice. Replaying that tombstone on its own changes nothing.
 pub fn compact(log: &mut Vec<Record>) {
     let mut latest: BTreeMap<&RecordKey, usize> = BTreeMap::new();
     for (i, r) in log.iter().enumerate() {
         latest.insert(&r.key, i);
     }
+    let last = log.len().saturating_sub(1);
     let keep: Vec<bool> = log
         .iter()
         .enumerate()
-        .map(|(i, r)| r.value.is_some() && latest.get(&r.key) == Some(&i))
+        .map(|(i, r)| i == last || (r.value.is_some() && latest.get(&r.key) == Some(&i)))
         .collect();
     let mut i = 0;
     log.retain(|_| {

@@ -87,11 +87,18 @@ pub struct Coordinator {
     /// Keys whose latest record is a value (when to compact the log).
     live_keys: compaction::LiveKeys,
     next_offset: u64,
-    /// Events caused by a context's `nowMs` moving the clock; returned by the next `advanceTime`.
-    pending_events: Vec<Event>,
+    /// Events caused by a context's `nowMs` moving the clock; returned by the next
+    /// `advanceTime` (bounded: `events::MAX_PENDING_EVENTS`).
+    pending: events::Pending,
     /// 0 until a GroupConfig record, then the hash of its configs: mixed into each
     /// group's metadata hash so a change bumps its group epoch (`group_config`).
     pub(crate) assignment_config_hash: u64,
+    /// Topic records being written as one request: the groups are reconfigured once
+    /// after the last (`cluster_admin::write_topics`), not after each.
+    pub(crate) batching_topics: bool,
+    /// Bytes of member metadata and topologies held (`limits::metadata_bytes`,
+    /// `topology_bytes`), kept by replay: what `maxStateBytes` bounds.
+    pub(crate) state_bytes: u64,
 }
 
 impl Coordinator {
@@ -108,41 +115,124 @@ impl Coordinator {
             log: Vec::new(),
             live_keys: Default::default(),
             next_offset: 0,
-            pending_events: Vec::new(),
+            pending: Default::default(),
             assignment_config_hash: 0,
+            batching_topics: false,
+            state_bytes: 0,
         }
     }
 
     /// A coordinator fail-over: the cluster, the groups and the clock exactly as the
-    /// records describe them. Records must be in offset order.
+    /// records describe them. Records must be in offset order, and each must obey the
+    /// limits the live path enforces (checked before anything is applied); the state
+    /// they build must obey the limits of a live coordinator (groups, members, tasks).
     pub fn from_records(
         config: CoordinatorConfig,
         records: Vec<Record>,
     ) -> Result<Self, InputError> {
-        let mut c = Coordinator::new(config);
+        let invalid = |path: String, message: String| InputError::Invalid {
+            what: "records".to_owned(),
+            path,
+            message,
+        };
         let mut last: Option<u64> = None;
         for (i, r) in records.iter().enumerate() {
             if last.is_some_and(|l| r.offset <= l) {
-                return Err(InputError::Invalid {
-                    what: "records".to_owned(),
-                    path: format!("[{i}].offset"),
-                    message: format!(
+                return Err(invalid(
+                    format!("[{i}].offset"),
+                    format!(
                         "{} does not follow offset {}",
                         r.offset,
                         last.unwrap_or_default()
                     ),
-                });
+                ));
             }
             last = Some(r.offset);
+            r.validate().map_err(|e| {
+                let e = e.under(&format!("[{i}]"));
+                invalid(e.path, e.message)
+            })?;
         }
+        let mut c = Coordinator::new(config);
         for r in records {
             c.apply(&r);
             c.next_offset = r.offset.saturating_add(1);
             c.live_keys.note(&r);
             c.log.push(r);
         }
+        c.check_loaded_limits()
+            .map_err(|m| invalid(String::new(), m))?;
+        c.drop_members_without_metadata();
         c.adopt_legacy_hashes();
         Ok(c)
+    }
+
+    /// Normalises a log whose member metadata is gone (tombstoned, compacted away) but
+    /// whose other records of that member are not: such a member was removed, so it
+    /// is removed here too (as its metadata tombstone removes it), never brought back.
+    fn drop_members_without_metadata(&mut self) {
+        let orphans: Vec<(String, String)> = self
+            .groups
+            .iter()
+            .flat_map(|(gid, g)| g.members.keys().map(move |mid| (gid.clone(), mid.clone())))
+            .filter(|(gid, mid)| {
+                !self.live_keys.contains(&RecordKey::MemberMetadata {
+                    group_id: gid.clone(),
+                    member_id: mid.clone(),
+                })
+            })
+            .collect();
+        for (group_id, member_id) in orphans {
+            self.apply(&Record {
+                offset: 0,
+                key: RecordKey::MemberMetadata {
+                    group_id,
+                    member_id,
+                },
+                value: None,
+            });
+        }
+    }
+
+    /// The limits a live coordinator never crosses (README, "Limits"), on a state
+    /// rebuilt from records: a log beyond them was not written by a coordinator.
+    fn check_loaded_limits(&self) -> Result<(), String> {
+        use crate::limits::{MAX_GROUPS, MAX_MEMBERS_PER_GROUP, MAX_TASKS_PER_GROUP};
+        if self.groups.len() > MAX_GROUPS {
+            return Err(format!(
+                "the records hold {} streams groups; a coordinator holds at most {MAX_GROUPS}",
+                self.groups.len()
+            ));
+        }
+        let quote = |id: &str| crate::protocol::json::truncate(id, 60);
+        for (gid, g) in &self.groups {
+            if g.members.len() > MAX_MEMBERS_PER_GROUP {
+                return Err(format!(
+                    "group {} has {} members; a group has at most {MAX_MEMBERS_PER_GROUP}",
+                    quote(gid),
+                    g.members.len()
+                ));
+            }
+            if let Some(Ok(cfg)) = &g.configured {
+                let n = crate::limits::task_count(cfg);
+                if n > MAX_TASKS_PER_GROUP {
+                    return Err(format!(
+                        "group {} has {n} tasks on the recorded cluster; a group has at most {MAX_TASKS_PER_GROUP}",
+                        quote(gid)
+                    ));
+                }
+            }
+        }
+        for (gid, g) in &self.consumer_groups {
+            if g.members.len() > MAX_MEMBERS_PER_GROUP {
+                return Err(format!(
+                    "consumer group {} has {} members; a group has at most {MAX_MEMBERS_PER_GROUP}",
+                    quote(gid),
+                    g.members.len()
+                ));
+            }
+        }
+        Ok(())
     }
 
     pub fn now(&self) -> i64 {
@@ -169,7 +259,7 @@ impl Coordinator {
 
     /// Appends a record and applies it: the only way state changes.
     pub(crate) fn write(&mut self, key: RecordKey, value: Option<RecordValue>) {
-        let watch = topic_mismatch::may_change_mismatches(&key);
+        let watch = !self.batching_topics && topic_mismatch::may_change_mismatches(&key);
         let before = if watch {
             self.config_mismatches()
         } else {
@@ -216,16 +306,42 @@ impl Coordinator {
         self.append(r);
     }
 
-    /// Replaces the events waiting for the next `advance_time`, as a record (a rebuilt
-    /// coordinator returns them too).
-    pub(crate) fn set_pending_events(&mut self, events: Vec<Event>) {
-        if events == self.pending_events {
-            return;
+    /// Queues events for the next `advance_time`: one record each (a rebuilt
+    /// coordinator returns them too). Beyond `MAX_PENDING_EVENTS` or
+    /// `MAX_PENDING_BYTES` the oldest are dropped (a tombstone each), so however long
+    /// time moves only through `nowMs`, the queue and its records stay bounded.
+    pub(crate) fn queue_events(&mut self, events: Vec<Event>) {
+        for event in events {
+            let seq = self.next_offset;
+            self.write(
+                RecordKey::PendingEvent { seq },
+                Some(RecordValue::PendingEvent(records::PendingEventValue {
+                    event,
+                })),
+            );
+            while self.pending.over_limit() {
+                if !self.pending.legacy.is_empty() {
+                    self.write(RecordKey::PendingEvents {}, None);
+                } else if let Some(oldest) = self.pending.keyed.keys().next().copied() {
+                    self.write(RecordKey::PendingEvent { seq: oldest }, None);
+                } else {
+                    break;
+                }
+            }
         }
-        let value = (!events.is_empty()).then_some(RecordValue::PendingEvents(
-            records::PendingEventsValue { events },
-        ));
-        self.write(RecordKey::PendingEvents {}, value);
+    }
+
+    /// The events waiting for `advance_time`, oldest first; their records tombstoned.
+    pub(crate) fn take_pending(&mut self) -> Vec<Event> {
+        let out = self.pending.all();
+        if !self.pending.legacy.is_empty() {
+            self.write(RecordKey::PendingEvents {}, None);
+        }
+        let seqs: Vec<u64> = self.pending.keyed.keys().copied().collect();
+        for seq in seqs {
+            self.write(RecordKey::PendingEvent { seq }, None);
+        }
+        out
     }
 
     /// Checks a context's `nowMs` (time never goes back) without changing anything.
@@ -244,12 +360,12 @@ impl Coordinator {
     }
 
     /// Moves the clock to a context's `nowMs`, firing due timers; their events wait
-    /// for the next `advance_time`.
+    /// for the next `advance_time` (added to the queue: nothing waiting is rewritten).
     pub(crate) fn enter(&mut self, ctx: &RequestContext) {
         if let Some(t) = ctx.now_ms {
             if t > self.now_ms {
-                let events = self.advance_to(t);
-                self.set_pending_events(events);
+                let events = self.run_timers_to(t);
+                self.queue_events(events);
             }
         }
     }
@@ -279,6 +395,18 @@ impl Coordinator {
         r.acceptable_recovery_lag = self.config.acceptable_recovery_lag;
         r.task_offset_interval_ms = self.config.task_offset_interval_ms;
         r
+    }
+
+    /// Whether some streams group has a topology (the task limit can bind).
+    pub(crate) fn has_topologies(&self) -> bool {
+        self.groups.values().any(|g| g.topology.is_some())
+    }
+
+    /// (group id, topology) of every streams group with one.
+    pub(crate) fn topologies(&self) -> impl Iterator<Item = (&str, &crate::protocol::Topology)> {
+        self.groups
+            .iter()
+            .filter_map(|(id, g)| g.topology.as_ref().map(|t| (id.as_str(), t)))
     }
 
     /// Read access to a streams group (tests, the simulation).

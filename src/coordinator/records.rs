@@ -62,9 +62,18 @@ pub enum RecordKey {
     Clock {},
     #[serde(rename = "MemberIdGeneratorKey")]
     MemberIdGenerator {},
-    /// Events waiting for the next `advanceTime` (so a rebuilt coordinator returns them too).
+    /// Events waiting for the next `advanceTime`, as one list (logs written before
+    /// `PendingEventKey`; read, never written).
     #[serde(rename = "PendingEventsKey")]
     PendingEvents {},
+    /// One event waiting for the next `advanceTime` (so a rebuilt coordinator returns
+    /// it too), keyed by the offset of the record that queued it.
+    #[serde(rename = "PendingEventKey", rename_all = "camelCase")]
+    PendingEvent {
+        #[serde(with = "offset")]
+        #[ts(type = "Int64")]
+        seq: u64,
+    },
     /// The assignment-relevant group configs set at run time (`setGroupConfig`).
     #[serde(rename = "GroupConfigKey")]
     GroupConfig {},
@@ -93,6 +102,7 @@ impl RecordKey {
             RecordKey::Clock {} => "ClockValue",
             RecordKey::MemberIdGenerator {} => "MemberIdGeneratorValue",
             RecordKey::PendingEvents {} => "PendingEventsValue",
+            RecordKey::PendingEvent { .. } => "PendingEventValue",
             RecordKey::GroupConfig {} => "GroupConfigValue",
         }
     }
@@ -130,6 +140,13 @@ struct NameKey {
 #[serde(deny_unknown_fields)]
 struct NoFields {}
 
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SeqKey {
+    #[serde(with = "offset")]
+    seq: u64,
+}
+
 impl Tagged for RecordKey {
     const TAGS: &'static [&'static str] = &[
         "StreamsGroupMetadataKey",
@@ -149,6 +166,7 @@ impl Tagged for RecordKey {
         "ClockKey",
         "MemberIdGeneratorKey",
         "PendingEventsKey",
+        "PendingEventKey",
         "GroupConfigKey",
     ];
     const WHAT: &'static str = "record key type";
@@ -218,6 +236,9 @@ impl Tagged for RecordKey {
             }
             "TopicKey" => RecordKey::Topic {
                 name: NameKey::deserialize(rest)?.name,
+            },
+            "PendingEventKey" => RecordKey::PendingEvent {
+                seq: SeqKey::deserialize(rest)?.seq,
             },
             other => {
                 NoFields::deserialize(rest)?;
@@ -527,6 +548,12 @@ pub struct PendingEventsValue {
     pub events: Vec<super::events::Event>,
 }
 
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PendingEventValue {
+    pub event: super::events::Event,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[serde(tag = "type")]
 pub enum RecordValue {
@@ -564,6 +591,8 @@ pub enum RecordValue {
     MemberIdGenerator(MemberIdGeneratorValue),
     #[serde(rename = "PendingEventsValue")]
     PendingEvents(PendingEventsValue),
+    #[serde(rename = "PendingEventValue")]
+    PendingEvent(PendingEventValue),
     #[serde(rename = "GroupConfigValue")]
     GroupConfig(GroupConfigValue),
 }
@@ -587,6 +616,7 @@ impl Tagged for RecordValue {
         "ClockValue",
         "MemberIdGeneratorValue",
         "PendingEventsValue",
+        "PendingEventValue",
         "GroupConfigValue",
     ];
     const WHAT: &'static str = "record value type";
@@ -618,6 +648,7 @@ impl Tagged for RecordValue {
             "ClockValue" => V::Clock(Deserialize::deserialize(d)?),
             "MemberIdGeneratorValue" => V::MemberIdGenerator(Deserialize::deserialize(d)?),
             "PendingEventsValue" => V::PendingEvents(Deserialize::deserialize(d)?),
+            "PendingEventValue" => V::PendingEvent(Deserialize::deserialize(d)?),
             _ => V::GroupConfig(Deserialize::deserialize(d)?),
         })
     }
@@ -651,6 +682,7 @@ impl RecordValue {
             V::Clock(_) => "ClockValue",
             V::MemberIdGenerator(_) => "MemberIdGeneratorValue",
             V::PendingEvents(_) => "PendingEventsValue",
+            V::PendingEvent(_) => "PendingEventValue",
             V::GroupConfig(_) => "GroupConfigValue",
         }
     }
@@ -661,6 +693,9 @@ impl RecordValue {
 #[serde(deny_unknown_fields)]
 #[ts(rename = "CoordinatorRecord")]
 pub struct Record {
+    /// A JSON number while a JS number holds it exactly, else a decimal string.
+    #[serde(with = "offset")]
+    #[ts(type = "Int64")]
     pub offset: u64,
     pub key: RecordKey,
     /// Null: a tombstone (present all the same).
@@ -679,7 +714,118 @@ impl Validate for Record {
                     v.type_name()
                 ),
             )),
-            Some(RecordValue::GroupConfig(c)) => c.validate().map_err(|e| e.under("value")),
+            Some(v) => v.validate().map_err(|e| e.under("value")),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A record's offset: an unsigned int64 written as `int64` writes (a number up to
+/// 2^53, a decimal string beyond), read from either.
+mod offset {
+    use crate::protocol::json::{int64, MAX_SAFE_INTEGER};
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
+        if *v <= MAX_SAFE_INTEGER as u64 {
+            s.serialize_u64(*v)
+        } else {
+            s.serialize_str(&v.to_string())
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        let v = int64::deserialize(d)?;
+        u64::try_from(v)
+            .map_err(|_| serde::de::Error::custom(format_args!("offset {v} is negative")))
+    }
+}
+
+/// A list of a record beyond the limit the live path enforces on it.
+fn list_limit(field: &str, n: usize, max: usize) -> Result<(), Invalid> {
+    match crate::limits::list_excess(field, n, max) {
+        Some(m) => Err(Invalid::new(field, m)),
+        None => Ok(()),
+    }
+}
+
+/// Owned-task lists of a record, each within the heartbeat's limit.
+fn task_lists(lists: &[(&str, &[TaskIds])]) -> Result<(), Invalid> {
+    for (field, list) in lists {
+        let n = crate::limits::entries(list);
+        list_limit(field, n, crate::limits::MAX_TASK_ENTRIES)?;
+    }
+    Ok(())
+}
+
+/// Each record value obeys the limits the live path checks before writing one
+/// (README, "Limits"), so `fromRecords` accepts no state a live coordinator could
+/// not reach: one validation per value type, with the live path's own checks
+/// (`crate::limits`, `crate::topology::validate`).
+impl Validate for RecordValue {
+    fn validate(&self) -> Result<(), Invalid> {
+        use crate::limits::{MAX_TAGS, MAX_TASK_ENTRIES};
+        use RecordValue as V;
+        match self {
+            V::Topology(t) => {
+                if let Some(e) = crate::limits::topology_excess(&t.subtopologies) {
+                    return Err(Invalid::new(e.path(), e.message()));
+                }
+                let topology = crate::protocol::Topology {
+                    epoch: t.topology_epoch,
+                    subtopologies: t.subtopologies.clone(),
+                };
+                crate::topology::validate(&topology)
+                    .map_err(|e| Invalid::new("subtopologies", e.message))
+            }
+            V::MemberMetadata(m) => list_limit("clientTags", m.client_tags.len(), MAX_TAGS),
+            V::TargetAssignmentMember(t) => task_lists(&[
+                ("activeTasks", t.active_tasks.as_slice()),
+                ("standbyTasks", t.standby_tasks.as_slice()),
+                ("warmupTasks", t.warmup_tasks.as_slice()),
+            ]),
+            V::CurrentMemberAssignment(c) => task_lists(&[
+                ("activeTasks", c.active_tasks.as_slice()),
+                ("standbyTasks", c.standby_tasks.as_slice()),
+                ("warmupTasks", c.warmup_tasks.as_slice()),
+                (
+                    "activeTasksPendingRevocation",
+                    c.active_tasks_pending_revocation.as_slice(),
+                ),
+                (
+                    "standbyTasksPendingRevocation",
+                    c.standby_tasks_pending_revocation.as_slice(),
+                ),
+                (
+                    "warmupTasksPendingRevocation",
+                    c.warmup_tasks_pending_revocation.as_slice(),
+                ),
+            ]),
+            V::MemberRuntime(r) => {
+                list_limit("taskOffsets", r.task_offsets.len(), MAX_TASK_ENTRIES)?;
+                list_limit("taskEndOffsets", r.task_end_offsets.len(), MAX_TASK_ENTRIES)?;
+                task_lists(&[
+                    ("reportedActiveTasks", r.reported_active_tasks.as_slice()),
+                    ("reportedStandbyTasks", r.reported_standby_tasks.as_slice()),
+                    ("reportedWarmupTasks", r.reported_warmup_tasks.as_slice()),
+                ])
+            }
+            V::Topic(t) => {
+                if let Some(m) = crate::limits::partitions_excess(t.num_partitions) {
+                    return Err(Invalid::new("numPartitions", m));
+                }
+                if t.replication_factor <= 0 {
+                    return Err(Invalid::new(
+                        "replicationFactor",
+                        format!(
+                            "{} is not a positive replication factor",
+                            t.replication_factor
+                        ),
+                    ));
+                }
+                list_limit("configs", t.configs.len(), MAX_TAGS)
+            }
+            V::GroupConfig(c) => c.validate(),
             _ => Ok(()),
         }
     }

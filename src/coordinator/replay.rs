@@ -215,6 +215,16 @@ pub(crate) fn acl_value(a: &Acl) -> AclValue {
     }
 }
 
+/// What a group's members and topology count against `maxStateBytes`.
+fn group_bytes(g: &StreamsGroup) -> u64 {
+    let members: u64 = g
+        .members
+        .values()
+        .map(|m| crate::limits::metadata_bytes(&m.meta))
+        .sum();
+    members + g.topology.as_ref().map_or(0, crate::limits::topology_bytes)
+}
+
 fn wire(ids: &[TaskIds]) -> crate::task::TaskSet {
     crate::task::TaskSet::from_task_ids(ids)
 }
@@ -233,8 +243,12 @@ impl Coordinator {
             .or_insert_with(|| StreamsMember::new(member_id))
     }
 
-    /// Reconfigures every group after the cluster's topics changed.
-    fn cluster_changed(&mut self) {
+    /// Reconfigures every group after the cluster's topics changed (once at the end of
+    /// a batch of topic records, `write_topics`).
+    pub(crate) fn cluster_changed(&mut self) {
+        if self.batching_topics {
+            return;
+        }
         let cluster = &self.cluster;
         for g in self.groups.values_mut() {
             if g.topology.is_some() {
@@ -300,11 +314,15 @@ impl Coordinator {
                 }
             }
             RecordKey::PendingEvents {} => {
-                self.pending_events = match v {
+                self.pending.set_legacy(match v {
                     Some(RecordValue::PendingEvents(p)) => p.events.clone(),
                     _ => Vec::new(),
-                };
+                });
             }
+            RecordKey::PendingEvent { seq } => match v {
+                Some(RecordValue::PendingEvent(p)) => self.pending.insert(*seq, p.event.clone()),
+                _ => self.pending.remove(*seq),
+            },
             RecordKey::GroupConfig {} => {
                 if let Some(RecordValue::GroupConfig(c)) = v {
                     self.apply_group_config(c);
@@ -322,7 +340,9 @@ impl Coordinator {
                 g.shutdown_requester = v.shutdown_requester.clone();
             }
             None => {
-                self.groups.remove(group_id);
+                if let Some(g) = self.groups.remove(group_id) {
+                    self.state_bytes = self.state_bytes.saturating_sub(group_bytes(&g));
+                }
             }
             Some(_) => {}
         }
@@ -330,11 +350,16 @@ impl Coordinator {
 
     /// The topology as the client sent it; configured against the cluster at once.
     fn apply_topology(&mut self, group_id: &str, v: Option<&RecordValue>) {
+        if v.is_none() && !self.groups.contains_key(group_id) {
+            // A tombstone never creates a group (a compacted log may end with one).
+            return;
+        }
         let cluster = &self.cluster;
         let g = self
             .groups
             .entry(group_id.to_owned())
             .or_insert_with(|| StreamsGroup::new(group_id));
+        let old = g.topology.as_ref().map_or(0, crate::limits::topology_bytes);
         g.topology = match v {
             Some(RecordValue::Topology(t)) => Some(Topology {
                 epoch: t.topology_epoch,
@@ -342,7 +367,9 @@ impl Coordinator {
             }),
             _ => None,
         };
+        let new = g.topology.as_ref().map_or(0, crate::limits::topology_bytes);
         reconfigure(g, cluster);
+        self.state_bytes = self.state_bytes.saturating_sub(old).saturating_add(new);
     }
 
     /// A member's metadata (keeping the static-member index), or its removal: a
@@ -351,7 +378,9 @@ impl Coordinator {
         match v {
             Some(RecordValue::MemberMetadata(v)) => {
                 let meta = MemberMetadata::from(v);
+                let added = crate::limits::metadata_bytes(&meta);
                 let m = self.streams_member_mut(group_id, member_id);
+                let removed = crate::limits::metadata_bytes(&m.meta);
                 let old_instance = m.meta.instance_id.clone();
                 m.meta = meta;
                 let new_instance = m.meta.instance_id.clone();
@@ -366,10 +395,16 @@ impl Coordinator {
                 }
                 g.endpoints_version += 1;
                 refresh_member(g, member_id);
+                self.state_bytes = self
+                    .state_bytes
+                    .saturating_sub(removed)
+                    .saturating_add(added);
             }
             None => {
+                let mut removed = 0;
                 if let Some(g) = self.groups.get_mut(group_id) {
                     if let Some(m) = g.members.remove(member_id) {
+                        removed = crate::limits::metadata_bytes(&m.meta);
                         let held = m.current.assigned.union(&m.current.pending_revocation);
                         g.release(member_id, &held);
                         if let Some(i) = &m.meta.instance_id {
@@ -381,12 +416,16 @@ impl Coordinator {
                     g.endpoints_version += 1;
                     refresh_member(g, member_id);
                 }
+                self.state_bytes = self.state_bytes.saturating_sub(removed);
             }
             Some(_) => {}
         }
     }
 
     fn apply_target_assignment_metadata(&mut self, group_id: &str, v: Option<&RecordValue>) {
+        if v.is_none() && !self.groups.contains_key(group_id) {
+            return;
+        }
         let g = self.streams_group_mut(group_id);
         g.assignment_epoch = match v {
             Some(RecordValue::TargetAssignmentMetadata(t)) => t.assignment_epoch,
@@ -400,6 +439,9 @@ impl Coordinator {
         member_id: &str,
         v: Option<&RecordValue>,
     ) {
+        if v.is_none() && !self.groups.contains_key(group_id) {
+            return;
+        }
         let g = self.streams_group_mut(group_id);
         match v {
             Some(RecordValue::TargetAssignmentMember(t)) => {
@@ -505,6 +547,9 @@ impl Coordinator {
     }
 
     fn apply_topic_creation(&mut self, group_id: &str, v: Option<&RecordValue>) {
+        if v.is_none() && !self.groups.contains_key(group_id) {
+            return;
+        }
         let c = match v {
             Some(RecordValue::TopicCreation(c)) => creation_from(c),
             _ => InternalTopicCreation::default(),
@@ -532,6 +577,9 @@ impl Coordinator {
         member_id: &str,
         v: Option<&RecordValue>,
     ) {
+        if v.is_none() && !self.consumer_groups.contains_key(group_id) {
+            return;
+        }
         let g = self
             .consumer_groups
             .entry(group_id.to_owned())

@@ -4,6 +4,7 @@ use super::group::StreamsGroup;
 use super::member::StreamsMember;
 use super::tasks::TasksTuple;
 use super::Coordinator;
+use crate::protocol::json::{int64, int64_opt, Invalid, Validate};
 use crate::protocol::{Endpoint, KeyValue, Status, TaskIds, TopicPartitions, Topology};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -47,7 +48,11 @@ pub struct MemberSnapshot {
     pub pending_revocation: TasksSnapshot,
     pub target_assignment: TasksSnapshot,
     pub last_status: Option<Vec<Status>>,
+    #[serde(with = "int64")]
+    #[ts(type = "Int64")]
     pub session_deadline_ms: i64,
+    #[serde(default, with = "int64_opt")]
+    #[ts(type = "Int64 | null")]
     pub rebalance_deadline_ms: Option<i64>,
 }
 
@@ -79,8 +84,12 @@ pub struct ConfiguredSnapshot {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CreationSnapshot {
     pub in_flight: Option<Vec<String>>,
+    #[serde(default, with = "int64_opt")]
+    #[ts(type = "Int64 | null")]
     pub completes_at_ms: Option<i64>,
     pub attempts: u32,
+    #[serde(with = "int64")]
+    #[ts(type = "Int64")]
     pub next_attempt_at_ms: i64,
     pub last_failure: Option<String>,
 }
@@ -109,6 +118,8 @@ pub struct ConsumerMemberSnapshot {
     pub member_epoch: i32,
     pub subscribed_topic_names: Vec<String>,
     pub assignment: Vec<TopicPartitions>,
+    #[serde(with = "int64")]
+    #[ts(type = "Int64")]
     pub session_deadline_ms: i64,
 }
 
@@ -125,6 +136,8 @@ pub struct TopicSnapshot {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Snapshot {
+    #[serde(with = "int64")]
+    #[ts(type = "Int64")]
     pub now_ms: i64,
     pub assignor: String,
     pub groups: Vec<GroupSnapshot>,
@@ -278,4 +291,96 @@ impl Coordinator {
     }
 }
 
-impl crate::protocol::json::Validate for Snapshot {}
+/// A snapshot given to the checkers obeys the limits of a live coordinator (README,
+/// "Limits"): what it claims sizes the work, so the claims are checked first.
+impl Validate for Snapshot {
+    fn validate(&self) -> Result<(), Invalid> {
+        use crate::limits::MAX_GROUPS;
+        let streams = self
+            .groups
+            .iter()
+            .filter(|g| g.group_type == "streams")
+            .count();
+        let consumer = self.groups.len() - streams;
+        if streams > MAX_GROUPS || consumer > MAX_GROUPS {
+            return Err(Invalid::new(
+                "groups",
+                format!(
+                    "{streams} streams and {consumer} consumer groups; a coordinator holds at most {MAX_GROUPS} of each"
+                ),
+            ));
+        }
+        for (i, g) in self.groups.iter().enumerate() {
+            g.validate().map_err(|e| e.under(&format!("groups[{i}]")))?;
+        }
+        Ok(())
+    }
+}
+
+impl Validate for GroupSnapshot {
+    fn validate(&self) -> Result<(), Invalid> {
+        use crate::limits::{MAX_MEMBERS_PER_GROUP, MAX_SUBTOPOLOGIES, MAX_TASKS_PER_GROUP};
+        for (field, n) in [
+            ("members", self.members.len()),
+            ("consumerMembers", self.consumer_members.len()),
+        ] {
+            if n > MAX_MEMBERS_PER_GROUP {
+                return Err(Invalid::new(
+                    field,
+                    format!("{n} members; a group has at most {MAX_MEMBERS_PER_GROUP}"),
+                ));
+            }
+        }
+        if let Some(c) = &self.configured_topology {
+            let n = c.subtopologies.len();
+            if n > MAX_SUBTOPOLOGIES {
+                return Err(Invalid::new(
+                    "configuredTopology.subtopologies",
+                    format!("{n} subtopologies; a topology has at most {MAX_SUBTOPOLOGIES}"),
+                ));
+            }
+            let tasks = c
+                .subtopologies
+                .iter()
+                .map(|s| u64::from(s.num_tasks))
+                .fold(0u64, u64::saturating_add);
+            if tasks > MAX_TASKS_PER_GROUP {
+                return Err(Invalid::new(
+                    "configuredTopology.subtopologies",
+                    format!("{tasks} tasks in all; a group has at most {MAX_TASKS_PER_GROUP}"),
+                ));
+            }
+        }
+        for (i, m) in self.members.iter().enumerate() {
+            for (field, t) in [
+                ("assignment", &m.assignment),
+                ("pendingRevocation", &m.pending_revocation),
+                ("targetAssignment", &m.target_assignment),
+            ] {
+                t.validate()
+                    .map_err(|e| e.under(&format!("members[{i}].{field}")))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Validate for TasksSnapshot {
+    fn validate(&self) -> Result<(), Invalid> {
+        use crate::limits::MAX_TASK_ENTRIES;
+        for (field, list) in [
+            ("activeTasks", &self.active_tasks),
+            ("standbyTasks", &self.standby_tasks),
+            ("warmupTasks", &self.warmup_tasks),
+        ] {
+            let n = crate::limits::entries(list);
+            if n > MAX_TASK_ENTRIES {
+                return Err(Invalid::new(
+                    field,
+                    format!("{n} task entries; a list holds at most {MAX_TASK_ENTRIES}"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}

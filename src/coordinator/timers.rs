@@ -49,9 +49,16 @@ impl Coordinator {
         Ok(self.advance_to(to_ms))
     }
 
+    /// The waiting events, then those of every timer due up to `to_ms`.
     pub(crate) fn advance_to(&mut self, to: i64) -> Vec<Event> {
-        let mut out = self.pending_events.clone();
-        self.set_pending_events(Vec::new());
+        let mut out = self.take_pending();
+        out.extend(self.run_timers_to(to));
+        out
+    }
+
+    /// Fires every timer due up to `to` in time order; the clock ends at `to`.
+    pub(crate) fn run_timers_to(&mut self, to: i64) -> Vec<Event> {
+        let mut out = Vec::new();
         while let Some((at, timer)) = self.next_timer() {
             if at > to {
                 break;
@@ -178,9 +185,7 @@ impl Coordinator {
             .is_some_and(|t| t <= self.now_ms);
         if due {
             let ev = self.run_creation(group_id);
-            let mut pending = self.pending_events.clone();
-            pending.extend(ev);
-            self.set_pending_events(pending);
+            self.queue_events(ev);
         }
     }
 

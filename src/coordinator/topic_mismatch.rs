@@ -35,7 +35,7 @@ impl Coordinator {
     pub(crate) fn report_new_mismatches(&mut self, before: &Mismatches) {
         let now = self.now();
         let after = self.config_mismatches();
-        let mut pending = self.pending_events.clone();
+        let mut pending = Vec::new();
         for (gid, list) in after {
             for m in list {
                 if before.get(&gid).is_some_and(|b| b.contains(&m)) {
@@ -50,6 +50,6 @@ impl Coordinator {
                 });
             }
         }
-        self.set_pending_events(pending);
+        self.queue_events(pending);
     }
 }

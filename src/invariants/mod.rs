@@ -23,14 +23,22 @@
 //! exactly one member, when its topology is ready and it has a non-stale member.
 
 use crate::coordinator::snapshot::{GroupSnapshot, Snapshot, TasksSnapshot};
-use crate::protocol::json::{decode_str, Ignored, InputError};
+use crate::protocol::json::{decode_str, truncate, Ignored, InputError};
 use crate::protocol::TaskIds;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
 use ts_rs::TS;
 
-/// A task: (subtopology id, partition).
-pub type Task = (String, i32);
+/// A task: (subtopology id, partition). The id is shared by every task of one list
+/// entry: a 32 KB id over a million partitions costs one copy, not a million.
+pub type Task = (Rc<str>, i32);
+
+/// Violations listed by one check; beyond it one more says how many were left out,
+/// so the answer stays small whatever the snapshot holds.
+pub const MAX_VIOLATIONS: usize = 1_000;
+/// Characters of an id (or task name) quoted in a message; the fields carry it whole.
+const QUOTE: usize = 60;
 
 /// A member's tasks in the three roles (active, standby, warm-up).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -89,7 +97,7 @@ pub struct GroupView {
     /// The configured topology is ready (no status 1-4, no invalid topology).
     pub ready: bool,
     /// (subtopology id, number of tasks) of the configured topology.
-    pub subtopologies: Vec<(String, u32)>,
+    pub subtopologies: Vec<(Rc<str>, u32)>,
     pub members: Vec<MemberView>,
 }
 
@@ -112,9 +120,12 @@ impl SnapshotView {
 }
 
 fn tasks(list: &[TaskIds]) -> BTreeSet<Task> {
-    list.iter()
-        .flat_map(|t| t.partitions.iter().map(|p| (t.subtopology_id.clone(), *p)))
-        .collect()
+    let mut out = BTreeSet::new();
+    for t in list {
+        let id: Rc<str> = Rc::from(t.subtopology_id.as_str());
+        out.extend(t.partitions.iter().map(|p| (Rc::clone(&id), *p)));
+    }
+    out
 }
 
 fn roles(t: &TasksSnapshot) -> Roles {
@@ -132,7 +143,7 @@ fn group(g: &GroupSnapshot) -> GroupView {
             c.ready,
             c.subtopologies
                 .iter()
-                .map(|s| (s.subtopology_id.clone(), s.num_tasks))
+                .map(|s| (Rc::from(s.subtopology_id.as_str()), s.num_tasks))
                 .collect(),
         ),
         None => (false, Vec::new()),
@@ -208,7 +219,12 @@ pub fn decode_snapshot(text: &str, what: &str) -> Result<Snapshot, InputError> {
             #[serde(default)]
             processes: Option<serde::de::IgnoredAny>,
         }
-        impl crate::protocol::json::Validate for SimulationPart {}
+        impl crate::protocol::json::Validate for SimulationPart {
+            fn validate(&self) -> Result<(), crate::protocol::json::Invalid> {
+                crate::protocol::json::Validate::validate(&self.coordinator)
+                    .map_err(|e| e.under("coordinator"))
+            }
+        }
         decode_str::<SimulationPart>(text, what).map(|s| s.coordinator)
     } else {
         decode_str::<Snapshot>(text, what)
@@ -246,21 +262,76 @@ pub const RULES: [&str; 8] = [
 ];
 
 fn task_name(t: &Task) -> String {
-    format!("{}_{}", t.0, t.1)
+    format!("{}_{}", truncate(&t.0, QUOTE), t.1)
+}
+
+fn quote(id: &str) -> String {
+    truncate(id, QUOTE)
+}
+
+/// At most ten items, then how many more: a message stays short however many there are.
+fn listing(items: impl IntoIterator<Item = String>) -> String {
+    let mut head = Vec::new();
+    let mut more = 0usize;
+    for x in items {
+        if head.len() < 10 {
+            head.push(x);
+        } else {
+            more += 1;
+        }
+    }
+    if more == 0 {
+        head.join(", ")
+    } else {
+        format!("{} and {more} more", head.join(", "))
+    }
+}
+
+/// The violations of one check, at most `MAX_VIOLATIONS` listed.
+#[derive(Default)]
+struct Found {
+    list: Vec<Violation>,
+    omitted: usize,
+    first_omitted: Option<(&'static str, String)>,
+}
+
+impl Found {
+    fn finish(mut self) -> Vec<Violation> {
+        if let Some((rule, group_id)) = self.first_omitted {
+            self.list.push(Violation {
+                rule,
+                group_id,
+                member_id: None,
+                message: format!(
+                    "{} more violation(s) are not listed (at most {MAX_VIOLATIONS} are)",
+                    self.omitted
+                ),
+            });
+        }
+        self.list
+    }
 }
 
 struct Out<'a> {
     group: &'a str,
-    list: Vec<Violation>,
+    found: &'a mut Found,
 }
 
 impl Out<'_> {
-    fn push(&mut self, rule: &'static str, member: Option<&str>, message: String) {
-        self.list.push(Violation {
+    /// Records a violation; its message is only built when it is listed.
+    fn push(&mut self, rule: &'static str, member: Option<&str>, message: impl FnOnce() -> String) {
+        if self.found.list.len() >= MAX_VIOLATIONS {
+            self.found.omitted += 1;
+            if self.found.first_omitted.is_none() {
+                self.found.first_omitted = Some((rule, self.group.to_owned()));
+            }
+            return;
+        }
+        self.found.list.push(Violation {
             rule,
             group_id: self.group.to_owned(),
             member_id: member.map(str::to_owned),
-            message,
+            message: message(),
         });
     }
 }
@@ -269,95 +340,95 @@ impl Out<'_> {
 pub fn check(previous: Option<&Snapshot>, current: &Snapshot) -> Vec<Violation> {
     let previous = previous.map(SnapshotView::of);
     let current = SnapshotView::of(current);
-    let previous = previous.as_ref();
-    let mut all = Vec::new();
+    let previous: BTreeMap<&str, &GroupView> = previous
+        .iter()
+        .flat_map(|p| p.groups.iter())
+        .filter(|p| p.streams)
+        .map(|p| (p.group_id.as_str(), p))
+        .collect();
+    let mut found = Found::default();
     for g in current.groups.iter().filter(|g| g.streams) {
         let mut out = Out {
             group: &g.group_id,
-            list: Vec::new(),
+            found: &mut found,
         };
         check_ownership(g, &mut out);
         check_target_placement(g, &mut out);
         check_epoch_bounds(g, &mut out);
         check_stable_members(g, &mut out);
-        if let Some(p) = previous
-            .and_then(|p| p.group(&g.group_id))
-            .filter(|p| p.streams)
-        {
+        if let Some(p) = previous.get(g.group_id.as_str()) {
             check_progress(p, g, &mut out);
         }
-        all.extend(out.list);
     }
-    all
+    found.finish()
 }
 
 fn check_ownership(g: &GroupView, out: &mut Out<'_>) {
-    // task -> (member, process, role) of every holding.
-    let mut holders: BTreeMap<&Task, Vec<(&MemberView, &'static str)>> = BTreeMap::new();
+    // task -> (member, role) of every holding.
     let held: Vec<(&MemberView, Roles)> = g.members.iter().map(|m| (m, m.held())).collect();
+    let mut holders: BTreeMap<&Task, Vec<(&MemberView, &'static str)>> = BTreeMap::new();
     for (m, h) in &held {
         for (role, set) in h.all() {
             for t in set {
-                holders.entry(t).or_default().push((m, role));
+                holders.entry(t).or_default().push((*m, role));
             }
         }
     }
     for (t, hs) in holders {
-        let actives: Vec<&str> = hs
+        let actives: Vec<&MemberView> = hs
             .iter()
             .filter(|(_, r)| *r == "active")
-            .map(|(m, _)| m.member_id.as_str())
+            .map(|(m, _)| *m)
             .collect();
         if actives.len() > 1 {
             out.push(
                 "activeOnce",
-                actives.first().copied(),
-                format!(
-                    "task {} is active on {} members: {}",
-                    task_name(t),
-                    actives.len(),
-                    actives.join(", ")
-                ),
+                actives.first().map(|m| m.member_id.as_str()),
+                || {
+                    format!(
+                        "task {} is active on {} members: {}",
+                        task_name(t),
+                        actives.len(),
+                        listing(actives.iter().map(|m| quote(&m.member_id)))
+                    )
+                },
             );
         }
-        let mut by_process: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+        let mut by_process: BTreeMap<&str, Vec<(&MemberView, &'static str)>> = BTreeMap::new();
         for (m, role) in &hs {
             by_process
                 .entry(m.process_id.as_str())
                 .or_default()
-                .push(format!("{} as {role}", m.member_id));
+                .push((*m, *role));
         }
-        for (process, list) in by_process {
+        for (process, list) in &by_process {
             if list.len() > 1 {
-                out.push(
-                    "processOnce",
-                    None,
+                out.push("processOnce", None, || {
                     format!(
-                        "process {process} holds task {} {} times: {}",
+                        "process {} holds task {} {} times: {}",
+                        quote(process),
                         task_name(t),
                         list.len(),
-                        list.join(", ")
-                    ),
-                );
+                        listing(
+                            list.iter()
+                                .map(|(m, role)| format!("{} as {role}", quote(&m.member_id)))
+                        )
+                    )
+                });
             }
         }
-        let active_processes: BTreeSet<&str> = hs
-            .iter()
-            .filter(|(_, r)| *r == "active")
-            .map(|(m, _)| m.process_id.as_str())
-            .collect();
+        let active_processes: BTreeSet<&str> =
+            actives.iter().map(|m| m.process_id.as_str()).collect();
         for (m, role) in &hs {
             if *role != "active" && active_processes.contains(m.process_id.as_str()) {
-                out.push(
-                    "standbyApart",
-                    Some(&m.member_id),
+                out.push("standbyApart", Some(&m.member_id), || {
                     format!(
                         "member {} holds task {} as {role} on process {}, where the task is active",
-                        m.member_id,
+                        quote(&m.member_id),
                         task_name(t),
-                        m.process_id
-                    ),
-                );
+                        quote(&m.process_id)
+                    )
+                });
             }
         }
     }
@@ -380,16 +451,14 @@ fn check_target_placement(g: &GroupView, out: &mut Out<'_>) {
                     .get(t)
                     .is_some_and(|p| p.contains(m.process_id.as_str()))
                 {
-                    out.push(
-                        "standbyApart",
-                        Some(&m.member_id),
+                    out.push("standbyApart", Some(&m.member_id), || {
                         format!(
                             "the target gives member {} task {} as {role} on process {}, where the target has it active",
-                            m.member_id,
+                            quote(&m.member_id),
                             task_name(t),
-                            m.process_id
-                        ),
-                    );
+                            quote(&m.process_id)
+                        )
+                    });
                 }
             }
         }
@@ -398,25 +467,23 @@ fn check_target_placement(g: &GroupView, out: &mut Out<'_>) {
 
 fn check_epoch_bounds(g: &GroupView, out: &mut Out<'_>) {
     if g.assignment_epoch > g.group_epoch {
-        out.push(
-            "assignmentEpochBound",
-            None,
+        out.push("assignmentEpochBound", None, || {
             format!(
                 "assignment epoch {} is ahead of group epoch {}",
                 g.assignment_epoch, g.group_epoch
-            ),
-        );
+            )
+        });
     }
     for m in &g.members {
         if m.member_epoch > g.assignment_epoch {
-            out.push(
-                "assignmentEpochBound",
-                Some(&m.member_id),
+            out.push("assignmentEpochBound", Some(&m.member_id), || {
                 format!(
                     "member {} is at epoch {}, ahead of the assignment epoch {}",
-                    m.member_id, m.member_epoch, g.assignment_epoch
-                ),
-            );
+                    quote(&m.member_id),
+                    m.member_epoch,
+                    g.assignment_epoch
+                )
+            });
         }
     }
 }
@@ -427,17 +494,15 @@ fn check_stable_members(g: &GroupView, out: &mut Out<'_>) {
             continue;
         }
         if m.assignment != m.target || m.pending_revocation != Roles::default() {
-            out.push(
-                "stableOwnsTarget",
-                Some(&m.member_id),
+            out.push("stableOwnsTarget", Some(&m.member_id), || {
                 format!(
                     "member {} is Stable at the assignment epoch {} but holds {} instead of its target {}",
-                    m.member_id,
+                    quote(&m.member_id),
                     g.assignment_epoch,
                     describe(&m.held()),
                     describe(&m.target)
-                ),
-            );
+                )
+            });
         }
     }
 }
@@ -453,41 +518,41 @@ fn check_progress(p: &GroupView, g: &GroupView, out: &mut Out<'_>) {
         ),
     ] {
         if after < before {
-            out.push(
-                "epochsForward",
-                None,
-                format!("{what} went back from {before} to {after}"),
-            );
+            out.push("epochsForward", None, || {
+                format!("{what} went back from {before} to {after}")
+            });
         }
     }
+    let before: BTreeMap<&str, &MemberView> = p
+        .members
+        .iter()
+        .map(|m| (m.member_id.as_str(), m))
+        .collect();
     for m in &g.members {
-        let Some(pm) = p.members.iter().find(|x| x.member_id == m.member_id) else {
+        let Some(pm) = before.get(m.member_id.as_str()) else {
             continue;
         };
         if m.member_epoch < pm.member_epoch && m.member_epoch > 0 {
-            out.push(
-                "epochsForward",
-                Some(&m.member_id),
+            out.push("epochsForward", Some(&m.member_id), || {
                 format!(
                     "member {} went back from epoch {} to {}",
-                    m.member_id, pm.member_epoch, m.member_epoch
-                ),
-            );
+                    quote(&m.member_id),
+                    pm.member_epoch,
+                    m.member_epoch
+                )
+            });
         }
         if m.stale {
             let (now, before) = (m.held(), pm.held());
             for ((role, n), (_, b)) in now.all().into_iter().zip(before.all()) {
-                let gained: Vec<String> = n.difference(b).map(task_name).collect();
-                if !gained.is_empty() {
-                    out.push(
-                        "staleGainsNothing",
-                        Some(&m.member_id),
+                if n.difference(b).next().is_some() {
+                    out.push("staleGainsNothing", Some(&m.member_id), || {
                         format!(
                             "member {}, whose topology epoch is behind the group's, gained {role} task(s) {}",
-                            m.member_id,
-                            gained.join(", ")
-                        ),
-                    );
+                            quote(&m.member_id),
+                            listing(n.difference(b).map(task_name))
+                        )
+                    });
                 }
             }
         }
@@ -495,10 +560,7 @@ fn check_progress(p: &GroupView, g: &GroupView, out: &mut Out<'_>) {
 }
 
 fn describe(r: &Roles) -> String {
-    let part = |s: &BTreeSet<Task>| {
-        let v: Vec<String> = s.iter().map(task_name).collect();
-        format!("[{}]", v.join(", "))
-    };
+    let part = |s: &BTreeSet<Task>| format!("[{}]", listing(s.iter().map(task_name)));
     format!(
         "active {} standby {} warm-up {}",
         part(&r.active),
@@ -509,71 +571,83 @@ fn describe(r: &Roles) -> String {
 
 /// Liveness, for a snapshot taken after every member kept heartbeating with nothing
 /// changing: each group with a ready topology and a non-stale member is Stable, and
-/// every task of its topology is active on exactly one member.
+/// every task of its topology is active on exactly one member. The work follows the
+/// tasks members hold, not the task counts the snapshot claims.
 pub fn check_settled(current: &Snapshot) -> Vec<Violation> {
     let current = SnapshotView::of(current);
-    let mut all = Vec::new();
+    let mut found = Found::default();
     for g in current.groups.iter().filter(|g| g.streams) {
         if !g.ready || g.members.iter().all(|m| m.stale) {
             continue;
         }
         let mut out = Out {
             group: &g.group_id,
-            list: Vec::new(),
+            found: &mut found,
         };
         if g.state != "Stable" {
-            out.push(
-                "settled",
-                None,
-                format!("the group is {} after settling, not Stable", g.state),
-            );
+            out.push("settled", None, || {
+                format!("the group is {} after settling, not Stable", g.state)
+            });
         }
-        let mut count: BTreeMap<Task, usize> = BTreeMap::new();
+        let mut active: BTreeSet<Task> = BTreeSet::new();
         for m in &g.members {
-            for t in &m.assignment.active {
-                *count.entry(t.clone()).or_default() += 1;
-            }
+            active.extend(m.assignment.active.iter().cloned());
         }
-        let mut missing = Vec::new();
-        for (s, n) in &g.subtopologies {
-            for p in 0..*n {
-                let t = (s.clone(), i32::try_from(p).unwrap_or(i32::MAX));
-                if count.remove(&t).is_none() {
-                    missing.push(task_name(&t));
-                }
-            }
+        let (missing, sample) = take_topology_tasks(&g.subtopologies, &mut active);
+        if missing > 0 {
+            out.push("settled", None, || {
+                let more = missing.saturating_sub(sample.len() as u64);
+                let head = sample.join(", ");
+                let list = if more == 0 {
+                    head
+                } else {
+                    format!("{head} and {more} more")
+                };
+                format!("after settling, task(s) {list} are active on no member")
+            });
         }
-        if !missing.is_empty() {
-            out.push(
-                "settled",
-                None,
-                format!(
-                    "after settling, task(s) {} are active on no member",
-                    abbreviate(&missing)
-                ),
-            );
-        }
-        let extra: Vec<String> = count.keys().map(task_name).collect();
-        if !extra.is_empty() {
-            out.push(
-                "settled",
-                None,
+        if !active.is_empty() {
+            out.push("settled", None, || {
                 format!(
                     "after settling, task(s) {} that the topology does not have are active",
-                    abbreviate(&extra)
-                ),
-            );
+                    listing(active.iter().map(task_name))
+                )
+            });
         }
-        all.extend(out.list);
     }
-    all
+    found.finish()
 }
 
-fn abbreviate(list: &[String]) -> String {
-    if list.len() <= 10 {
-        list.join(", ")
-    } else {
-        let head: Vec<&str> = list.iter().take(10).map(String::as_str).collect();
-        format!("{} and {} more", head.join(", "), list.len() - 10)
+/// Removes from `active` every task of the topology; returns how many of its tasks
+/// were not there and the names of the first ten of them. Walks the active tasks of
+/// each subtopology (a range of the set), never the claimed task counts.
+fn take_topology_tasks(
+    subtopologies: &[(Rc<str>, u32)],
+    active: &mut BTreeSet<Task>,
+) -> (u64, Vec<String>) {
+    let mut missing = 0u64;
+    let mut sample = Vec::new();
+    for (s, n) in subtopologies {
+        let end = i32::try_from(*n).unwrap_or(i32::MAX);
+        let present: Vec<i32> = active
+            .range((Rc::clone(s), 0)..(Rc::clone(s), end))
+            .map(|t| t.1)
+            .collect();
+        for p in &present {
+            active.remove(&(Rc::clone(s), *p));
+        }
+        missing += u64::from(*n).saturating_sub(present.len() as u64);
+        let mut expect = 0i32;
+        for next in present.iter().copied().chain(std::iter::once(end)) {
+            while expect < next && sample.len() < 10 {
+                sample.push(task_name(&(Rc::clone(s), expect)));
+                expect += 1;
+            }
+            if sample.len() >= 10 {
+                break;
+            }
+            expect = next.saturating_add(1);
+        }
     }
+    (missing, sample)
 }

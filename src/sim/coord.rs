@@ -6,7 +6,6 @@ use crate::coordinator::snapshot::Snapshot;
 use crate::coordinator::Coordinator;
 use crate::protocol::DescribedGroup;
 use crate::sim::scenario::NewTopic;
-use std::collections::BTreeMap;
 
 /// Moves the coordinator's clock to `to_ms`; returns the events its timers caused.
 pub fn advance_to(c: &mut Coordinator, to_ms: i64) -> Vec<Event> {
@@ -26,12 +25,13 @@ pub fn snapshot(c: &Coordinator) -> Snapshot {
 
 /// Creates topics; returns a failure message per topic that could not be created.
 pub fn create_topics(c: &mut Coordinator, topics: &[NewTopic]) -> Vec<String> {
-    topics
+    let request: Vec<(String, i32)> = topics
         .iter()
-        .filter_map(|t| {
-            let r = c.create_topic(&t.name, t.num_partitions, -1, BTreeMap::new());
-            r.error_message.map(|m| format!("{}: {m}", t.name))
-        })
+        .map(|t| (t.name.clone(), t.num_partitions))
+        .collect();
+    c.create_topics(&request)
+        .into_iter()
+        .filter_map(|r| r.error_message.map(|m| format!("{}: {m}", r.name)))
         .collect()
 }
 

@@ -73,6 +73,9 @@ pub struct Simulation {
     /// Problems found before the first moment (a scenario topic that could not be
     /// created), logged with the first moment's events.
     deferred: Vec<Event>,
+    /// Bytes of the scenario's JSON text: an action that would take it past what
+    /// `fromScenario` reads is refused, so `scenario()` always replays.
+    scenario_bytes: usize,
 }
 
 /// Deterministic process names: the first free one of A, B, ... Z, then P27, P28, ...
@@ -116,6 +119,7 @@ impl Simulation {
                 )
             })
             .collect();
+        let scenario_bytes = serde_json::to_string(&scenario).map_or(0, |t| t.len());
         Simulation {
             coordinator,
             scenario,
@@ -124,6 +128,7 @@ impl Simulation {
             now: 0,
             events: 0,
             deferred,
+            scenario_bytes,
         }
     }
 
@@ -165,6 +170,16 @@ impl Simulation {
             at_ms: self.now,
             action,
         };
+        // The action's JSON and its comma in the list of actions.
+        let bytes = serde_json::to_string(&timed).map_or(0, |t| t.len()) + 1;
+        let total = self.scenario_bytes.saturating_add(bytes);
+        let max = crate::limits::MAX_INPUT_BYTES;
+        if total > max {
+            return Err(format!(
+                "the recorded scenario would be {total} bytes of JSON; fromScenario reads at most {max} (README, Limits)"
+            ));
+        }
+        self.scenario_bytes = total;
         self.scenario
             .actions
             .insert(self.next_action, timed.clone());
@@ -617,6 +632,12 @@ impl Simulation {
             return Err(format!("ms: {ms} is out of range 0..={MAX_TIME_MS}"));
         }
         let end = self.now.saturating_add(ms);
+        if end > MAX_TIME_MS {
+            // The clock stays where a scenario's times may be: what it records replays.
+            return Err(format!(
+                "ms: {ms} would move the simulated clock to {end}, past {MAX_TIME_MS} (a year), the latest time a scenario holds"
+            ));
+        }
         let mut out = Vec::new();
         while let Some(t) = self.next_due() {
             if t > end {
@@ -660,7 +681,10 @@ impl Simulation {
     /// `max_ms` ahead; returns its events (empty when nothing is due that soon).
     pub fn step_next(&mut self, max_ms: i64) -> Vec<Event> {
         let mut out = Vec::new();
-        let limit = self.now.saturating_add(max_ms.clamp(0, MAX_TIME_MS));
+        let limit = self
+            .now
+            .saturating_add(max_ms.clamp(0, MAX_TIME_MS))
+            .min(MAX_TIME_MS);
         match self.next_due() {
             Some(t) if t <= limit => self.run_moment(t, &mut out),
             _ => self.run_moment_quiet(limit, &mut out),
@@ -691,7 +715,8 @@ impl Simulation {
         if !(0..=MAX_TIME_MS).contains(&max_ms) {
             return Err(format!("maxMs: {max_ms} is out of range 0..={MAX_TIME_MS}"));
         }
-        let end = self.now.saturating_add(max_ms);
+        // Not past the latest time a scenario holds (see `step`).
+        let end = self.now.saturating_add(max_ms).min(MAX_TIME_MS);
         let mut out = Vec::new();
         loop {
             match self.next_due() {

@@ -142,20 +142,15 @@ impl Coordinator {
     #[wasm_bindgen(js_name = createTopics)]
     pub fn create_topics(&mut self, topics: JsValue) -> JsResult {
         let topics: Vec<CreatableTopic> = decode(&topics, "createTopics")?;
-        let out: Vec<TopicResult> = topics
+        let out: Vec<TopicResult> = self
+            .inner
+            .create_topics_request(&topics)
+            .map_err(error)?
             .into_iter()
-            .map(|t| {
-                let r = self.inner.create_topic(
-                    &t.name,
-                    t.num_partitions,
-                    t.replication_factor,
-                    t.configs,
-                );
-                TopicResult {
-                    name: r.name,
-                    error_code: r.error_code.code(),
-                    error_message: r.error_message,
-                }
+            .map(|r| TopicResult {
+                name: r.name,
+                error_code: r.error_code.code(),
+                error_message: r.error_message,
             })
             .collect();
         output(&out)

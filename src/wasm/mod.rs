@@ -74,3 +74,10 @@ pub fn event_kinds() -> JsResult {
 pub fn next_process_id(taken: Vec<String>) -> String {
     crate::sim::next_process_id(0, |id| taken.iter().any(|t| t == id))
 }
+
+/// Traps on purpose (internal, not API): the package's tests check that a trapped
+/// instance is reported plainly and that `reset()` gives a working one.
+#[wasm_bindgen(js_name = __trap)]
+pub fn trap() {
+    std::process::abort();
+}

@@ -14,7 +14,11 @@ use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 
 fn run(assignor: &str, standbys: u32, ops: &[Op], failover: Option<usize>) {
-    let mut w = World::new(config(assignor, standbys), failover);
+    run_mode(assignor, standbys, ops, failover, Mode::default());
+}
+
+fn run_mode(assignor: &str, standbys: u32, ops: &[Op], failover: Option<usize>, mode: Mode) {
+    let mut w = World::with_mode(config(assignor, standbys), failover, mode);
     for op in ops {
         w.apply(op);
     }
@@ -46,6 +50,21 @@ proptest! {
         failover in prop::option::of(0usize..50),
     ) {
         run("highly_available", standbys, &ops, failover);
+    }
+
+    /// Issue 16: time moved only through `nowMs`, ids near the string limit, and a
+    /// fail-over after the log was compacted (the twin must answer the rest exactly).
+    #[test]
+    fn histories_with_time_by_now_ms_huge_ids_and_compaction_keep_the_invariants(
+        ops in prop::collection::vec(op(), 1..40),
+        ha in any::<bool>(),
+        time_by_now_ms in any::<bool>(),
+        huge_ids in any::<bool>(),
+        failover in 0usize..40,
+    ) {
+        let mode = Mode { time_by_now_ms, huge_ids, churn_before_failover: 150 };
+        let assignor = if ha { "highly_available" } else { "sticky" };
+        run_mode(assignor, 1, &ops, Some(failover.min(ops.len() - 1)), mode);
     }
 }
 

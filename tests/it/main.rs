@@ -36,6 +36,7 @@ mod hardening_histories;
 mod hardening_inputs;
 mod hardening_invariants;
 mod hardening_limits;
+mod hardening_reliability;
 mod heartbeat_validation;
 mod kafka_records;
 mod kafka_records_round_trip;

@@ -138,6 +138,7 @@ fn coordinator_config_round_trips() {
         internal_topic_creation_delay_ms: 250,
         internal_topic_creation_backoff_ms: 2000,
         default_replication_factor: 1,
+        max_state_bytes: 1 << 20,
     };
     round_trip(&config, "config");
 }

@@ -159,18 +159,35 @@ fn member_is_stale(
     member_topology_epoch < group_topology_epoch
 }
 
-/// INVALID_REQUEST for an owned task that is not a task of the group's (ready) topology.
+/// INVALID_REQUEST for an owned task that is not a task of the group's topology:
+/// against the configured topology when it is ready, else (NotReady: the task counts
+/// are not known yet) against the subtopology ids of the topology the group has.
 fn check_owned_tasks(
     group: Option<&StreamsGroup>,
     req: &StreamsGroupHeartbeatRequest,
 ) -> Result<(), ProtocolError> {
-    let (Some((a, s, w)), Some(cfg)) = (owned_lists(req), group.and_then(|g| g.ready_topology()))
-    else {
+    let (Some((a, s, w)), Some(g)) = (owned_lists(req), group) else {
         return Ok(());
+    };
+    let ready = g.ready_topology();
+    let Some(topology) = &g.topology else {
+        return Ok(());
+    };
+    let ids: std::collections::BTreeSet<&str> = match ready {
+        Some(_) => Default::default(),
+        None => topology
+            .subtopologies
+            .iter()
+            .map(|s| s.subtopology_id.as_str())
+            .collect(),
     };
     for (field, list) in [("ActiveTasks", a), ("StandbyTasks", s), ("WarmupTasks", w)] {
         for t in list {
-            let tasks = cfg.subtopology(&t.subtopology_id).map(|s| s.num_tasks);
+            // How many tasks the subtopology has (any number while NotReady).
+            let tasks = match ready {
+                Some(cfg) => cfg.subtopology(&t.subtopology_id).map(|s| s.num_tasks),
+                None => ids.contains(t.subtopology_id.as_str()).then_some(u32::MAX),
+            };
             for &p in &t.partitions {
                 if !tasks.is_some_and(|n| p >= 0 && (p as u32) < n) {
                     return Err(ProtocolError::invalid_request(format!(
@@ -217,6 +234,7 @@ impl Coordinator {
         check_offsets(&req.task_offsets, "TaskOffsets")?;
         check_offsets(&req.task_end_offsets, "TaskEndOffsets")?;
         let member = self.plan_member(group, who, req, ctx);
+        self.check_budget(group, &member, new_topology)?;
         let reported = reported_tasks(group, &member.id, req);
         Ok(Plan {
             req,
@@ -226,6 +244,50 @@ impl Coordinator {
             member,
             reported,
         })
+    }
+
+    /// GROUP_MAX_SIZE_REACHED when the member metadata and topologies held would grow
+    /// past the memory budget (`maxStateBytes`, each byte counted `STATE_COPIES`
+    /// times). A request that adds nothing, or shrinks them, always passes.
+    fn check_budget(
+        &self,
+        group: Option<&StreamsGroup>,
+        member: &MemberPlan,
+        new_topology: Option<&Topology>,
+    ) -> Result<(), ProtocolError> {
+        use crate::limits::{metadata_bytes, topology_bytes, STATE_COPIES};
+        let old_meta = match (
+            &member.take_over,
+            group.and_then(|g| g.members.get(&member.id)),
+        ) {
+            (Some(t), _) => metadata_bytes(&t.meta),
+            (None, Some(m)) => metadata_bytes(&m.meta),
+            (None, None) => 0,
+        };
+        let new_meta = member
+            .metadata
+            .as_ref()
+            .map_or(old_meta, |u| metadata_bytes(&u.meta));
+        let old_topology = group
+            .and_then(|g| g.topology.as_ref())
+            .map_or(0, topology_bytes);
+        let new_topology = new_topology.map_or(old_topology, topology_bytes);
+        let (old, new) = (old_meta + old_topology, new_meta + new_topology);
+        if new <= old {
+            return Ok(());
+        }
+        let after = self.state_bytes.saturating_sub(old).saturating_add(new);
+        let budget = u64::try_from(self.config.max_state_bytes).unwrap_or(0);
+        if after.saturating_mul(STATE_COPIES) > budget {
+            return Err(ProtocolError::new(
+                GROUP_MAX_SIZE_REACHED,
+                format!(
+                    "This coordinator's memory budget of {budget} bytes (maxStateBytes) would be passed: its members' metadata and topologies would hold about {} bytes (each counted {STATE_COPIES} times).",
+                    after.saturating_mul(STATE_COPIES)
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// A new member needs room: in the coordinator for a new group, in the group for

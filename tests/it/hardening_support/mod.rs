@@ -294,10 +294,33 @@ pub struct World {
     pub step: usize,
     pub prev: streams_rebalance::coordinator::snapshot::Snapshot,
     pub log: Vec<String>,
+    pub mode: Mode,
+}
+
+/// Variations of a history (issue 16).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Mode {
+    /// Time moves only through the requests' `nowMs` (API.md allows it): `Advance`
+    /// moves no clock itself, and `advanceTime` is called only once, at the end.
+    pub time_by_now_ms: bool,
+    /// Instance and process ids near the string limit (30 000 bytes).
+    pub huge_ids: bool,
+    /// Before the fail-over, every client heartbeats this many rounds (with time
+    /// passing), so that the log has been compacted when the twin is rebuilt.
+    pub churn_before_failover: usize,
+}
+
+/// An id of about 30 000 bytes ending in `tail`, when `huge`.
+fn id(huge: bool, tail: String) -> String {
+    if huge {
+        format!("{}{tail}", "x".repeat(30_000))
+    } else {
+        tail
+    }
 }
 
 impl World {
-    pub fn new(config: CoordinatorConfig, failover_at: Option<usize>) -> World {
+    pub fn with_mode(config: CoordinatorConfig, failover_at: Option<usize>, mode: Mode) -> World {
         let mut a = Coordinator::new(config.clone());
         a.create_topics(&[(SOURCE_A.to_owned(), 4), (SOURCE_B.to_owned(), 3)]);
         let prev = a.snapshot();
@@ -312,6 +335,7 @@ impl World {
             step: 0,
             prev,
             log: Vec::new(),
+            mode,
         }
     }
 
@@ -368,6 +392,7 @@ impl World {
 
     pub fn apply(&mut self, op: &Op) {
         if self.failover_at == Some(self.step) {
+            self.churn(self.mode.churn_before_failover);
             self.fail_over();
         }
         self.log.push(format!("step {}: {op:?}", self.step));
@@ -380,8 +405,9 @@ impl World {
                     self.clients[*slot] = Some(Client {
                         member_id: String::new(),
                         epoch: 0,
-                        instance_id: static_member.then(|| format!("instance-{slot}")),
-                        process_id: format!("process-{}", slot / 2),
+                        instance_id: static_member
+                            .then(|| id(self.mode.huge_ids, format!("instance-{slot}"))),
+                        process_id: id(self.mode.huge_ids, format!("process-{}", slot / 2)),
                         topology_epoch: self.deployed,
                         owned: Default::default(),
                         history: Vec::new(),
@@ -550,12 +576,30 @@ impl World {
             Op::Advance { ms } => {
                 let ms = *ms;
                 self.now += ms;
-                let events = self.both(|c| json(&c.advance_time(ms).expect("forward")));
-                self.log.push(format!("  events {events}"));
+                if !self.mode.time_by_now_ms {
+                    let events = self.both(|c| json(&c.advance_time(ms).expect("forward")));
+                    self.log.push(format!("  events {events}"));
+                }
             }
         }
         self.after_step();
         self.step += 1;
+    }
+
+    /// Every client heartbeats `rounds` times, 1 s apart (a log long enough to have
+    /// been compacted).
+    fn churn(&mut self, rounds: usize) {
+        for _ in 0..rounds {
+            for slot in 0..SLOTS {
+                if self.clients[slot].is_some() {
+                    self.send(slot, None, true);
+                }
+            }
+            self.now += 1_000;
+        }
+        if rounds > 0 {
+            self.after_step();
+        }
     }
 
     /// The twin, rebuilt from the records (through their JSON form).
@@ -627,7 +671,16 @@ impl World {
             }
             self.now += 2_500;
             let ms = 2_500;
-            self.both(|c| json(&c.advance_time(ms).expect("forward")));
+            if !self.mode.time_by_now_ms {
+                self.both(|c| json(&c.advance_time(ms).expect("forward")));
+            }
+            self.after_step();
+        }
+        if self.mode.time_by_now_ms {
+            // The one advanceTime: every event the requests' clocks caused, in order.
+            let now = self.now;
+            let events = self.both(|c| json(&c.advance_to_time(now).expect("forward")));
+            assert!(events.len() < 2 << 20, "{} bytes of events", events.len());
             self.after_step();
         }
         let cur = self.a.snapshot();
