@@ -20,6 +20,9 @@ use streams_rebalance::cluster::{
 };
 use streams_rebalance::config::CoordinatorConfig;
 use streams_rebalance::coordinator::group_config::GroupConfigUpdate;
+use streams_rebalance::coordinator::group_settings::{
+    GroupConfigChange, GroupConfigResult, GroupSettings,
+};
 use streams_rebalance::coordinator::records::*;
 use streams_rebalance::coordinator::snapshot::*;
 use streams_rebalance::coordinator::{events, RequestContext};
@@ -70,6 +73,9 @@ fn main() {
         ListGroupsRequest,
         ListGroupsResponse,
         ListedGroup,
+        DeleteGroupsRequest,
+        DeleteGroupsResponse,
+        DeletableGroupResult,
         ConsumerGroupHeartbeatRequest,
         ConsumerGroupHeartbeatResponse,
         ConsumerGroupAssignment,
@@ -88,6 +94,9 @@ fn main() {
         RequestContext,
         GroupConfigUpdate,
         GroupConfigValue,
+        GroupConfigChange,
+        GroupSettings,
+        GroupConfigResult,
         events::Kind,
         events::Event,
         CreatableTopic,
@@ -118,6 +127,7 @@ fn main() {
         ClockValue,
         MemberIdGeneratorValue,
         PendingEventsValue,
+        StreamsGroupConfigValue,
         TasksSnapshot,
         MemberSnapshot,
         SubtopologySnapshot,

@@ -55,6 +55,8 @@ pub struct StreamsGroup {
     pub topology: Option<Topology>,
     /// StreamsGroupTargetAssignmentMetadataValue.
     pub assignment_epoch: i32,
+    /// While set, no target is computed before this time (the initial rebalance delay).
+    pub initial_rebalance_deadline_ms: Option<i64>,
     pub members: BTreeMap<String, StreamsMember>,
     /// StreamsGroupTargetAssignmentMemberValue per member.
     pub target: BTreeMap<String, TasksTuple>,
@@ -82,6 +84,12 @@ impl StreamsGroup {
             group_id: group_id.to_owned(),
             ..Default::default()
         }
+    }
+
+    /// Whether the first target waits for the initial rebalance delay at `now_ms`.
+    pub fn assignment_delayed(&self, now_ms: i64) -> bool {
+        self.initial_rebalance_deadline_ms
+            .is_some_and(|t| now_ms < t)
     }
 
     pub fn topology_epoch(&self) -> Option<i32> {

@@ -9,10 +9,12 @@
 pub mod cluster_admin;
 pub mod compaction;
 pub mod consumer;
+pub mod delete_groups;
 pub mod describe;
 pub mod events;
 pub mod group;
 pub mod group_config;
+pub mod group_settings;
 pub mod heartbeat;
 pub mod ids;
 pub mod list_groups;
@@ -91,6 +93,8 @@ pub struct Coordinator {
     /// 0 until a GroupConfig record, then the hash of its configs: mixed into each
     /// group's metadata hash so a change bumps its group epoch (`group_config`).
     pub(crate) assignment_config_hash: u64,
+    /// Per-group configs (StreamsGroupConfig records, `group_settings`).
+    pub(crate) group_overrides: BTreeMap<String, records::StreamsGroupConfigValue>,
 }
 
 impl Coordinator {
@@ -109,6 +113,7 @@ impl Coordinator {
             next_offset: 0,
             pending_events: Vec::new(),
             assignment_config_hash: 0,
+            group_overrides: BTreeMap::new(),
         }
     }
 
@@ -151,11 +156,29 @@ impl Coordinator {
     /// A group whose recorded metadata hash is the legacy hash of its configured
     /// topology as it stands had no bump due: its hash becomes the canonical one
     /// (`metadata_hash`). Any other hash is left, so a bump that was due still happens.
+    /// A hash of the configs written by an older release (all four configs under any
+    /// assignor, `group_config::legacy_settings_hash`) is adopted the same way.
     fn adopt_legacy_hashes(&mut self) {
-        let config_hash = self.assignment_config_hash;
+        let hashes: BTreeMap<String, u64> = self
+            .groups
+            .keys()
+            .map(|g| (g.clone(), self.config_hash_of(g)))
+            .collect();
+        let coordinator_hash = self.assignment_config_hash;
+        let legacy_config_hash = if coordinator_hash == 0 {
+            0
+        } else {
+            group_config::legacy_settings_hash(&self.group_config())
+        };
         for g in self.groups.values_mut() {
+            let config_hash = hashes.get(&g.group_id).copied().unwrap_or(coordinator_hash);
             let Some(c) = &g.configured else { continue };
-            if g.metadata_hash == metadata_hash::legacy(c) ^ config_hash {
+            let topology_hashes = [metadata_hash::legacy(c), g.configured_hash];
+            let config_hashes = [config_hash, legacy_config_hash];
+            let no_bump_due = topology_hashes
+                .iter()
+                .any(|t| config_hashes.iter().any(|h| g.metadata_hash == t ^ h));
+            if no_bump_due {
                 g.metadata_hash = g.configured_hash ^ config_hash;
             }
         }
@@ -274,8 +297,8 @@ impl Coordinator {
     ) -> StreamsGroupHeartbeatResponse {
         let mut r =
             StreamsGroupHeartbeatResponse::error(e, Some(req.member_id.clone()), req.member_epoch);
-        r.heartbeat_interval_ms = self.config.heartbeat_interval_ms;
-        r.acceptable_recovery_lag = self.config.acceptable_recovery_lag;
+        r.heartbeat_interval_ms = self.heartbeat_interval_of(&req.group_id);
+        r.acceptable_recovery_lag = self.recovery_lag_of(&req.group_id);
         r.task_offset_interval_ms = self.config.task_offset_interval_ms;
         r
     }

@@ -68,6 +68,9 @@ pub enum RecordKey {
     /// The assignment-relevant group configs set at run time (`setGroupConfig`).
     #[serde(rename = "GroupConfigKey")]
     GroupConfig {},
+    /// One group's own configs (`setGroupConfig(groupId, ...)`, Kafka's group configs).
+    #[serde(rename = "StreamsGroupConfigKey", rename_all = "camelCase")]
+    StreamsGroupConfig { group_id: String },
 }
 
 impl RecordKey {
@@ -94,6 +97,7 @@ impl RecordKey {
             RecordKey::MemberIdGenerator {} => "MemberIdGeneratorValue",
             RecordKey::PendingEvents {} => "PendingEventsValue",
             RecordKey::GroupConfig {} => "GroupConfigValue",
+            RecordKey::StreamsGroupConfig { .. } => "StreamsGroupConfigValue",
         }
     }
 }
@@ -150,6 +154,7 @@ impl Tagged for RecordKey {
         "MemberIdGeneratorKey",
         "PendingEventsKey",
         "GroupConfigKey",
+        "StreamsGroupConfigKey",
     ];
     const WHAT: &'static str = "record key type";
 
@@ -170,6 +175,9 @@ impl Tagged for RecordKey {
                 group_id: group(rest)?,
             },
             "ConsumerGroupMetadataKey" => RecordKey::ConsumerGroupMetadata {
+                group_id: group(rest)?,
+            },
+            "StreamsGroupConfigKey" => RecordKey::StreamsGroupConfig {
                 group_id: group(rest)?,
             },
             "StreamsGroupMemberMetadataKey"
@@ -280,6 +288,11 @@ pub struct MemberMetadataValue {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TargetAssignmentMetadataValue {
     pub assignment_epoch: i32,
+    /// Not in Kafka's record (a timer there): while set, the first target of a new or
+    /// emptied group waits for the initial rebalance delay to end at this time.
+    #[serde(default, with = "int64_opt", skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "Int64")]
+    pub initial_rebalance_deadline_ms: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -520,6 +533,34 @@ impl Validate for GroupConfigValue {
     }
 }
 
+/// One group's own configs; null: the coordinator's (`group_settings`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
+pub struct StreamsGroupConfigValue {
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub session_timeout_ms: Option<i32>,
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub heartbeat_interval_ms: Option<i32>,
+    #[serde(default, deserialize_with = "crate::protocol::json::count_opt")]
+    #[ts(optional = nullable)]
+    pub num_standby_replicas: Option<u32>,
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub initial_rebalance_delay_ms: Option<i32>,
+    #[serde(default, deserialize_with = "crate::config::assignor_name_opt")]
+    #[ts(optional = nullable)]
+    pub assignor: Option<String>,
+    #[serde(default, with = "int64_opt")]
+    #[ts(optional = nullable, type = "Int64 | null")]
+    pub acceptable_recovery_lag: Option<i64>,
+    #[serde(default, deserialize_with = "crate::protocol::json::count_opt")]
+    #[ts(optional = nullable)]
+    pub max_warmup_replicas: Option<u32>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PendingEventsValue {
@@ -566,6 +607,8 @@ pub enum RecordValue {
     PendingEvents(PendingEventsValue),
     #[serde(rename = "GroupConfigValue")]
     GroupConfig(GroupConfigValue),
+    #[serde(rename = "StreamsGroupConfigValue")]
+    StreamsGroupConfig(StreamsGroupConfigValue),
 }
 
 impl Tagged for RecordValue {
@@ -588,6 +631,7 @@ impl Tagged for RecordValue {
         "MemberIdGeneratorValue",
         "PendingEventsValue",
         "GroupConfigValue",
+        "StreamsGroupConfigValue",
     ];
     const WHAT: &'static str = "record value type";
 
@@ -618,6 +662,7 @@ impl Tagged for RecordValue {
             "ClockValue" => V::Clock(Deserialize::deserialize(d)?),
             "MemberIdGeneratorValue" => V::MemberIdGenerator(Deserialize::deserialize(d)?),
             "PendingEventsValue" => V::PendingEvents(Deserialize::deserialize(d)?),
+            "StreamsGroupConfigValue" => V::StreamsGroupConfig(Deserialize::deserialize(d)?),
             _ => V::GroupConfig(Deserialize::deserialize(d)?),
         })
     }
@@ -652,6 +697,7 @@ impl RecordValue {
             V::MemberIdGenerator(_) => "MemberIdGeneratorValue",
             V::PendingEvents(_) => "PendingEventsValue",
             V::GroupConfig(_) => "GroupConfigValue",
+            V::StreamsGroupConfig(_) => "StreamsGroupConfigValue",
         }
     }
 }
@@ -680,6 +726,7 @@ impl Validate for Record {
                 ),
             )),
             Some(RecordValue::GroupConfig(c)) => c.validate().map_err(|e| e.under("value")),
+            Some(RecordValue::StreamsGroupConfig(c)) => c.validate().map_err(|e| e.under("value")),
             _ => Ok(()),
         }
     }

@@ -310,6 +310,7 @@ impl Coordinator {
                     self.apply_group_config(c);
                 }
             }
+            RecordKey::StreamsGroupConfig { group_id } => self.apply_group_overrides(group_id, v),
         }
     }
 
@@ -388,9 +389,11 @@ impl Coordinator {
 
     fn apply_target_assignment_metadata(&mut self, group_id: &str, v: Option<&RecordValue>) {
         let g = self.streams_group_mut(group_id);
-        g.assignment_epoch = match v {
-            Some(RecordValue::TargetAssignmentMetadata(t)) => t.assignment_epoch,
-            _ => 0,
+        (g.assignment_epoch, g.initial_rebalance_deadline_ms) = match v {
+            Some(RecordValue::TargetAssignmentMetadata(t)) => {
+                (t.assignment_epoch, t.initial_rebalance_deadline_ms)
+            }
+            _ => (0, None),
         };
     }
 

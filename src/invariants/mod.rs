@@ -17,6 +17,10 @@
 //!   target, with nothing pending revocation.
 //! - `staleGainsNothing`: a member whose topology epoch is behind the group's never
 //!   gains a task (role by role).
+//! - `stableCoversTopology`: a Stable group whose topology is ready and that has a
+//!   non-stale member has every task of that topology active in some member's target
+//!   (a configuration that changed without a group epoch bump would leave the target
+//!   of the old one, empty after NotReady, behind a Stable state).
 //!
 //! Liveness (`check_settled`, for a group whose members kept heartbeating with no
 //! change): `settled`: the group is Stable and every task of its topology is active on
@@ -234,7 +238,7 @@ impl std::fmt::Display for Violation {
     }
 }
 
-pub const RULES: [&str; 8] = [
+pub const RULES: [&str; 9] = [
     "activeOnce",
     "processOnce",
     "standbyApart",
@@ -242,6 +246,7 @@ pub const RULES: [&str; 8] = [
     "assignmentEpochBound",
     "stableOwnsTarget",
     "staleGainsNothing",
+    "stableCoversTopology",
     "settled",
 ];
 
@@ -280,6 +285,7 @@ pub fn check(previous: Option<&Snapshot>, current: &Snapshot) -> Vec<Violation> 
         check_target_placement(g, &mut out);
         check_epoch_bounds(g, &mut out);
         check_stable_members(g, &mut out);
+        check_stable_target(g, &mut out);
         if let Some(p) = previous
             .and_then(|p| p.group(&g.group_id))
             .filter(|p| p.streams)
@@ -442,6 +448,37 @@ fn check_stable_members(g: &GroupView, out: &mut Out<'_>) {
     }
 }
 
+/// Every task of the topology, in subtopology order.
+fn topology_tasks(g: &GroupView) -> Vec<Task> {
+    g.subtopologies
+        .iter()
+        .flat_map(|(s, n)| (0..*n).map(move |p| (s.clone(), i32::try_from(p).unwrap_or(i32::MAX))))
+        .collect()
+}
+
+fn check_stable_target(g: &GroupView, out: &mut Out<'_>) {
+    if g.state != "Stable" || !g.ready || g.members.iter().all(|m| m.stale) {
+        return;
+    }
+    let targeted: BTreeSet<&Task> = g.members.iter().flat_map(|m| &m.target.active).collect();
+    let missing: Vec<String> = topology_tasks(g)
+        .iter()
+        .filter(|t| !targeted.contains(t))
+        .map(task_name)
+        .collect();
+    if !missing.is_empty() {
+        out.push(
+            "stableCoversTopology",
+            None,
+            format!(
+                "the group is Stable at group epoch {} but task(s) {} of its ready topology are active in no member's target",
+                g.group_epoch,
+                abbreviate(&missing)
+            ),
+        );
+    }
+}
+
 fn check_progress(p: &GroupView, g: &GroupView, out: &mut Out<'_>) {
     for (what, before, after) in [
         ("group epoch", p.group_epoch, g.group_epoch),
@@ -535,12 +572,9 @@ pub fn check_settled(current: &Snapshot) -> Vec<Violation> {
             }
         }
         let mut missing = Vec::new();
-        for (s, n) in &g.subtopologies {
-            for p in 0..*n {
-                let t = (s.clone(), i32::try_from(p).unwrap_or(i32::MAX));
-                if count.remove(&t).is_none() {
-                    missing.push(task_name(&t));
-                }
+        for t in topology_tasks(g) {
+            if count.remove(&t).is_none() {
+                missing.push(task_name(&t));
             }
         }
         if !missing.is_empty() {

@@ -207,7 +207,7 @@ test("a big group is an overview on one screen: moves ringed, a member's process
   assert.equal(Number(await page.getAttribute("body", "data-step")), step);
   assert.match(await page.textContent("#overview-summary"), new RegExp(`^400 members, \\d+ active tasks; ${moved} moved in this step`));
   // The invariants are checked once stepping pauses (replayed coordinator snapshots).
-  await page.waitForFunction(() => document.querySelectorAll("#health .health-badge").length === 7, null, { timeout: 10000 });
+  await page.waitForFunction(() => document.querySelectorAll("#health .health-badge").length === 8, null, { timeout: 10000 });
   assert.deepEqual(await page.$$eval("#health .health-badge:not(.ok)", (b) => b.map((x) => x.textContent)), []);
   // One screen: the whole canvas is inside the window.
   const box = await page.evaluate(() => {

@@ -1,7 +1,7 @@
 //! Property tests over random histories (issue 6): processes join, heartbeat, lose
 //! responses, send stale owned lists, leave, crash, restart static or dynamic, get
 //! redeployed with new topology epochs (and send invalid ones); topics come and go;
-//! time moves. After every step the invariant checker must find nothing; after a
+//! the group's own configs change and the group is deleted when empty; time moves. After every step the invariant checker must find nothing; after a
 //! settling phase the group must be Stable with every task active exactly once; and a
 //! coordinator rebuilt from `records()` at a random step answers the rest of the
 //! history exactly as the original. Both assignors, with and without standbys.

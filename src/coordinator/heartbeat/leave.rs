@@ -22,8 +22,8 @@ impl Coordinator {
         Ok(StreamsGroupHeartbeatResponse {
             member_id: Some(member_id),
             member_epoch: req.member_epoch,
-            heartbeat_interval_ms: self.config.heartbeat_interval_ms,
-            acceptable_recovery_lag: self.config.acceptable_recovery_lag,
+            heartbeat_interval_ms: self.heartbeat_interval_of(&req.group_id),
+            acceptable_recovery_lag: self.recovery_lag_of(&req.group_id),
             task_offset_interval_ms: self.config.task_offset_interval_ms,
             status: Some(self.leave_status(&req.group_id)),
             ..Default::default()
