@@ -114,6 +114,7 @@ fn main() {
         TargetAssignmentMetadataValue,
         TargetAssignmentMemberValue,
         CurrentMemberAssignmentValue,
+        AssignmentEpochTasks,
         MemberRuntimeValue,
         MemberTimersValue,
         PendingCreationValue,

@@ -131,13 +131,22 @@ impl StreamsGroup {
     /// May `member_id` be given (subtopology, partition) in `role` now? Not while
     /// another member holds it as active (for an active task), nor while any member of
     /// the same process, itself included, holds it in another role (PROTOCOL.md §4.2).
-    pub fn is_free(&self, member_id: &str, role: Role, subtopology: &str, partition: i32) -> bool {
+    /// `in_place`: the member's own standby or warm-up of the task becomes the active
+    /// in the same step (a promotion), so its own holding does not count.
+    pub fn is_free(
+        &self,
+        member_id: &str,
+        role: Role,
+        subtopology: &str,
+        partition: i32,
+        in_place: bool,
+    ) -> bool {
         let Some(holders) = self.owners.get(subtopology).and_then(|m| m.get(&partition)) else {
             return true;
         };
         let process = self.process_of(member_id);
         holders.iter().all(|(h, r)| {
-            if h == member_id && *r == role {
+            if h == member_id && (*r == role || in_place) {
                 return true;
             }
             if *r == Role::Active && role == Role::Active {

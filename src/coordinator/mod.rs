@@ -174,7 +174,13 @@ impl Coordinator {
             let config_hash = hashes.get(&g.group_id).copied().unwrap_or(coordinator_hash);
             let Some(c) = &g.configured else { continue };
             let topology_hashes = [metadata_hash::legacy(c), g.configured_hash];
-            let config_hashes = [config_hash, legacy_config_hash];
+            // Older releases had no group's own configs: a group with some is new.
+            let own_configs = self.group_overrides.contains_key(&g.group_id);
+            let config_hashes = if own_configs {
+                [config_hash, config_hash]
+            } else {
+                [config_hash, legacy_config_hash]
+            };
             let no_bump_due = topology_hashes
                 .iter()
                 .any(|t| config_hashes.iter().any(|h| g.metadata_hash == t ^ h));

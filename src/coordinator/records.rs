@@ -326,6 +326,25 @@ pub struct CurrentMemberAssignmentValue {
     pub standby_tasks_pending_revocation: Vec<TaskIds>,
     #[serde(default, deserialize_with = "list")]
     pub warmup_tasks_pending_revocation: Vec<TaskIds>,
+    /// The epoch at which the member got each active task, assigned or pending
+    /// revocation (Kafka 4.2+ tags each active TaskIds with `AssignmentEpochs`). Absent
+    /// in older logs: the member epoch then.
+    #[serde(
+        default,
+        deserialize_with = "list",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    #[ts(as = "Option<Vec<AssignmentEpochTasks>>", optional)]
+    pub active_task_epochs: Vec<AssignmentEpochTasks>,
+}
+
+/// Active tasks the member got at `epoch`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AssignmentEpochTasks {
+    pub epoch: i32,
+    #[serde(deserialize_with = "list")]
+    pub tasks: Vec<TaskIds>,
 }
 
 fn member_state<'de, D: Deserializer<'de>>(d: D) -> Result<i8, D::Error> {

@@ -108,6 +108,14 @@ impl From<&CurrentAssignment> for CurrentMemberAssignmentValue {
             active_tasks_pending_revocation: pa,
             standby_tasks_pending_revocation: ps,
             warmup_tasks_pending_revocation: pw,
+            active_task_epochs: c
+                .active_epochs
+                .iter()
+                .map(|(e, t)| AssignmentEpochTasks {
+                    epoch: *e,
+                    tasks: t.to_task_ids(),
+                })
+                .collect(),
         }
     }
 }
@@ -124,6 +132,11 @@ impl From<&CurrentMemberAssignmentValue> for CurrentAssignment {
                 &v.standby_tasks_pending_revocation,
                 &v.warmup_tasks_pending_revocation,
             ),
+            active_epochs: v
+                .active_task_epochs
+                .iter()
+                .map(|e| (e.epoch, crate::task::TaskSet::from_task_ids(&e.tasks)))
+                .collect(),
         }
     }
 }

@@ -61,3 +61,28 @@ fn failover_keeps_events_waiting_for_advance_time() {
     };
     run("sticky", 0, &[start.clone(), start], Some(1));
 }
+
+/// A group's own assignor, set before a fail-over and not yet bumped for: the rebuilt
+/// coordinator took the recorded hash for one with no bump due (the adoption of older
+/// logs' hashes), so it answered one epoch behind the original.
+#[test]
+fn failover_keeps_a_bump_due_for_a_groups_own_config() {
+    let start = |slot| Op::Start {
+        slot,
+        static_member: false,
+    };
+    let ops = [
+        start(3),
+        start(3),
+        start(0),
+        Op::Heartbeat { slot: 0 },
+        Op::GroupConfig { which: 3 },
+        Op::Heartbeat { slot: 1 },
+        Op::Advance { ms: 100 },
+        Op::Leave { slot: 0 },
+        Op::BadJoin {
+            kind: BadTopology::Skip,
+        },
+    ];
+    run("highly_available", 0, &ops, Some(5));
+}

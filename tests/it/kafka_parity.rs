@@ -652,3 +652,193 @@ fn a_join_storm_computes_one_target_under_the_initial_delay() {
     let expected: Vec<i32> = (1..=50).collect();
     assert_eq!(during, expected, "without the delay, a target per join");
 }
+
+// ---------------------------------------------------------------------------------
+// Item 2: offset commits with per-task assignment epochs.
+
+fn commit_result(
+    c: &mut Coordinator,
+    member: &Client,
+    epoch: i32,
+    p: i32,
+) -> (i16, Option<String>) {
+    let r = c.offset_commit(&offset_commit(
+        "app",
+        &member.member_id,
+        epoch,
+        "input",
+        p,
+        10,
+    ));
+    let x = &r.topics[0].partitions[0];
+    (x.error_code, x.error_message.clone())
+}
+
+#[test]
+fn a_commit_in_flight_across_a_rebalance_succeeds_for_tasks_still_owned() {
+    let mut c = coordinator_with_topic(CoordinatorConfig::default(), "input", 4);
+    let mut a = Client::new("app", "a", topology(0, "input"));
+    converge(&mut c, &mut [&mut a], 4);
+    assert_eq!(a.epoch, 1);
+    let mut b = Client::new("app", "b", topology(0, "input"));
+    converge(&mut c, &mut [&mut a, &mut b], 6);
+    assert_eq!((a.epoch, b.epoch), (2, 2));
+    let kept = a.active_partitions();
+    let moved = b.active_partitions();
+    assert_eq!((kept.len(), moved.len()), (2, 2));
+    // A commit A sent at epoch 1, arriving now: fine for the tasks A still runs...
+    assert_eq!(commit_result(&mut c, &a, 1, kept[0]), (0, None));
+    // ...refused for those it gave up (a zombie commit), naming the task.
+    let (code, message) = commit_result(&mut c, &a, 1, moved[0]);
+    assert_eq!(code, ErrorCode::STALE_MEMBER_EPOCH.code());
+    assert_eq!(
+        message.as_deref(),
+        Some(
+            format!(
+                "Task 0-{} is not assigned or pending revocation for member.",
+                moved[0]
+            )
+            .as_str()
+        )
+    );
+    // B got its tasks at epoch 2: a commit with epoch 1 is older than that.
+    let (code, message) = commit_result(&mut c, &b, 1, moved[0]);
+    assert_eq!(code, ErrorCode::STALE_MEMBER_EPOCH.code());
+    assert_eq!(
+        message.as_deref(),
+        Some(
+            format!(
+                "Received member epoch 1 is older than assignment epoch 2 for task 0-{}.",
+                moved[0]
+            )
+            .as_str()
+        )
+    );
+    // The current epoch is always fine; a newer one never.
+    assert_eq!(commit_result(&mut c, &b, 2, moved[0]).0, 0);
+    assert_eq!(
+        commit_result(&mut c, &a, 3, kept[0]).0,
+        ErrorCode::STALE_MEMBER_EPOCH.code()
+    );
+    // A topic outside the topology.
+    let r = c.offset_commit(&offset_commit("app", &a.member_id, 1, "elsewhere", 0, 1));
+    assert_eq!(
+        r.topics[0].partitions[0].error_message.as_deref(),
+        Some("Topic elsewhere is not in the topology.")
+    );
+    // The epochs are in the current-assignment record: a rebuilt coordinator agrees.
+    let mut r = rebuild(&c, CoordinatorConfig::default());
+    assert_eq!(commit_result(&mut r, &a, 1, kept[0]), (0, None));
+    assert_eq!(
+        commit_result(&mut r, &b, 1, moved[0]).0,
+        ErrorCode::STALE_MEMBER_EPOCH.code()
+    );
+    let g = r.streams_group("app").unwrap();
+    let a_epochs = &g.members[&a.member_id].current.active_epochs;
+    assert_eq!(a_epochs.keys().copied().collect::<Vec<_>>(), [1]);
+}
+
+#[test]
+fn a_task_pending_revocation_still_takes_commits_at_its_epoch() {
+    let mut c = coordinator_with_topic(CoordinatorConfig::default(), "input", 4);
+    let mut a = Client::new("app", "a", topology(0, "input"));
+    converge(&mut c, &mut [&mut a], 4);
+    let mut b = Client::new("app", "b", topology(0, "input"));
+    b.heartbeat(&mut c);
+    // A is told to give two tasks up but has not yet: they are pending revocation.
+    let r = a.heartbeat(&mut c);
+    assert_eq!(r.member_epoch, 1);
+    let g = c.streams_group("app").unwrap();
+    let pending: Vec<i32> = g.members["a"]
+        .current
+        .pending_revocation
+        .active
+        .iter()
+        .map(|(_, p)| p)
+        .collect();
+    assert_eq!(pending.len(), 2);
+    assert_eq!(commit_result(&mut c, &a, 1, pending[0]), (0, None));
+}
+
+// ---------------------------------------------------------------------------------
+// Item 3: a warm-up (or standby) due to become active keeps its role until the old
+// owner lets go, then is promoted in place.
+
+/// Per process and task, the roles held over the frames, runs of equal roles merged:
+/// a warm-up or standby followed by nothing and then by active is the gap in-place
+/// promotion removes.
+fn assert_promoted_in_place(frames: &[streams_rebalance::sim::snapshot::SimSnapshot]) {
+    use std::collections::BTreeMap;
+    let mut seq: BTreeMap<(String, String, i32), Vec<char>> = BTreeMap::new();
+    let mut keys = std::collections::BTreeSet::new();
+    for f in frames {
+        for p in &f.processes {
+            for m in &p.members {
+                for list in [&m.active_tasks, &m.standby_tasks, &m.warmup_tasks] {
+                    for t in list {
+                        for q in &t.partitions {
+                            keys.insert((p.process_id.clone(), t.subtopology_id.clone(), *q));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for f in frames {
+        for k in &keys {
+            let mut role = '-';
+            for p in f.processes.iter().filter(|p| p.process_id == k.0) {
+                for m in &p.members {
+                    for (r, list) in [
+                        ('A', &m.active_tasks),
+                        ('S', &m.standby_tasks),
+                        ('W', &m.warmup_tasks),
+                    ] {
+                        if list
+                            .iter()
+                            .any(|t| t.subtopology_id == k.1 && t.partitions.contains(&k.2))
+                        {
+                            role = r;
+                        }
+                    }
+                }
+            }
+            let s = seq.entry(k.clone()).or_default();
+            if s.last() != Some(&role) {
+                s.push(role);
+            }
+        }
+    }
+    let mut promotions = 0;
+    for (k, s) in &seq {
+        for w in s.windows(2) {
+            if matches!(w[0], 'W' | 'S') && w[1] == 'A' {
+                promotions += 1;
+            }
+        }
+        for w in s.windows(3) {
+            assert!(
+                !(matches!(w[0], 'W' | 'S') && w[1] == '-' && w[2] == 'A'),
+                "{k:?} held nothing between its warm-up and its active: {s:?}"
+            );
+        }
+    }
+    assert!(promotions > 0, "some warm-up was promoted: {seq:?}");
+}
+
+#[test]
+fn the_warmup_preset_promotes_warmups_in_place() {
+    let scenario = streams_rebalance::sim::presets::preset("warmup")
+        .unwrap()
+        .unwrap();
+    let end = scenario.end_ms;
+    let mut sim = streams_rebalance::sim::Simulation::from_scenario(scenario);
+    let mut frames = vec![sim.snapshot()];
+    while sim.now() < end {
+        sim.step_next(end - sim.now());
+        frames.push(sim.snapshot());
+        let v = invariants::check(None, &sim.coordinator.snapshot());
+        assert!(v.is_empty(), "{v:?}");
+    }
+    assert_promoted_in_place(&frames);
+}

@@ -230,3 +230,46 @@ fn group_configs_and_the_initial_delay_through_js() {
     );
     no_violations(&c);
 }
+
+#[wasm_bindgen_test]
+fn a_commit_in_flight_across_a_rebalance_through_js() {
+    let mut c = coordinator("{}");
+    let hb = |member: &str, epoch: f64, owned: &str| {
+        js(&format!(
+            r#"{{"groupId":"app","memberId":"{member}","memberEpoch":{epoch},
+            "activeTasks":{owned},"standbyTasks":[],"warmupTasks":[]}}"#
+        ))
+    };
+    c.heartbeat(join("a", PLAIN), JsValue::UNDEFINED)
+        .expect("join a");
+    let all = r#"[{"subtopologyId":"0","partitions":[0,1,2,3]}]"#;
+    c.heartbeat(hb("a", 1.0, all), JsValue::UNDEFINED)
+        .expect("a");
+    c.heartbeat(join("b", PLAIN), JsValue::UNDEFINED)
+        .expect("join b");
+    let r = c
+        .heartbeat(hb("a", 1.0, all), JsValue::UNDEFINED)
+        .expect("a revokes");
+    let kept = stringify(&get(&r, "activeTasks"));
+    c.heartbeat(hb("a", 1.0, &kept), JsValue::UNDEFINED)
+        .expect("a confirms");
+    let kept_p = num(&get(&r, "activeTasks"), "0.partitions.0");
+    let commit = |p: f64| {
+        js(&format!(
+            r#"{{"groupId":"app","memberId":"a","generationIdOrMemberEpoch":1,
+            "topics":[{{"name":"in","partitions":[{{"partitionIndex":{p},"committedOffset":5}}]}}]}}"#
+        ))
+    };
+    let ok = c.offset_commit(commit(kept_p)).expect("commit");
+    assert_eq!(num(&ok, "topics.0.partitions.0.errorCode"), 0.0);
+    let kept_list: Vec<f64> = js_sys::Array::from(&get(&r, "activeTasks.0.partitions"))
+        .iter()
+        .filter_map(|v| v.as_f64())
+        .collect();
+    let moved = (0..4)
+        .map(f64::from)
+        .find(|p| !kept_list.contains(p))
+        .unwrap();
+    let refused = c.offset_commit(commit(moved)).expect("commit");
+    assert_eq!(num(&refused, "topics.0.partitions.0.errorCode"), 113.0);
+}

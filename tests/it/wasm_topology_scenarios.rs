@@ -315,7 +315,10 @@ fn every_status_that_holds_in_one_response() {
     assert_eq!(codes, [1, 2], "{st:?}");
     assert_eq!(st[0].1, "Source topics gone are missing.");
     assert_eq!(state(&mut c), "NotReady");
-    assert!(events(&mut c, 0).is_empty(), "nothing created while a source is missing");
+    assert!(
+        events(&mut c, 0).is_empty(),
+        "nothing created while a source is missing"
+    );
     create(&mut c, json!([{"name": "gone", "numPartitions": 2}]));
     let st = m.beat(&mut c);
     let codes: Vec<i64> = st.iter().map(|s| s.0).collect();

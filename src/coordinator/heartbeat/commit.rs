@@ -145,12 +145,20 @@ impl Coordinator {
                 Some(RecordValue::TargetAssignmentMember(target_value(target))),
             );
         }
+        // The new member id's commits for the tasks it takes over count from the group's
+        // assignment epoch (the old instance's epochs are not carried over).
+        let assignment_epoch = self.groups.get(gid).map_or(0, |g| g.assignment_epoch);
+        let mut active_epochs = crate::coordinator::member::TaskEpochs::new();
+        if !t.assigned.active.is_empty() {
+            active_epochs.insert(assignment_epoch, t.assigned.active.clone());
+        }
         let taken_over = CurrentAssignment {
             member_epoch: 0,
             previous_member_epoch: 0,
             state: MemberState::Stable,
             assigned: t.assigned.clone(),
             pending_revocation: TasksTuple::default(),
+            active_epochs,
         };
         self.write(
             RecordKey::CurrentMemberAssignment {
@@ -251,7 +259,7 @@ impl Coordinator {
                 target_epoch,
                 target,
                 owned,
-                |role, s, p| g.is_free(member_id, role, s, p),
+                |role, s, p, in_place| g.is_free(member_id, role, s, p, in_place),
             );
         }
         let timers = self.next_timers(gid, m, next_current.as_ref());

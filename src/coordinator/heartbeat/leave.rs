@@ -85,6 +85,12 @@ impl Coordinator {
                 state: MemberState::Stable,
                 assigned: m.current.assigned.clone(),
                 pending_revocation: TasksTuple::default(),
+                active_epochs: crate::coordinator::member::carry_epochs(
+                    &m.current,
+                    &m.current.assigned.active,
+                    &crate::task::TaskSet::new(),
+                    m.current.member_epoch,
+                ),
             };
             let timers = MemberTimers {
                 session_deadline_ms: m.timers.session_deadline_ms,
