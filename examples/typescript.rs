@@ -20,6 +20,9 @@ use streams_rebalance::cluster::{
 };
 use streams_rebalance::config::CoordinatorConfig;
 use streams_rebalance::coordinator::group_config::GroupConfigUpdate;
+use streams_rebalance::coordinator::group_settings::{
+    GroupConfigChange, GroupConfigResult, GroupSettings,
+};
 use streams_rebalance::coordinator::kafka_records::{
     history, parse, ClusterInput, InferredTopic, LoadOptions, LoadReport,
 };
@@ -73,6 +76,9 @@ fn main() {
         ListGroupsRequest,
         ListGroupsResponse,
         ListedGroup,
+        DeleteGroupsRequest,
+        DeleteGroupsResponse,
+        DeletableGroupResult,
         ConsumerGroupHeartbeatRequest,
         ConsumerGroupHeartbeatResponse,
         ConsumerGroupAssignment,
@@ -91,6 +97,9 @@ fn main() {
         RequestContext,
         GroupConfigUpdate,
         GroupConfigValue,
+        GroupConfigChange,
+        GroupSettings,
+        GroupConfigResult,
         events::Kind,
         events::Event,
         CreatableTopic,
@@ -108,6 +117,7 @@ fn main() {
         TargetAssignmentMetadataValue,
         TargetAssignmentMemberValue,
         CurrentMemberAssignmentValue,
+        AssignmentEpochTasks,
         MemberRuntimeValue,
         MemberTimersValue,
         PendingCreationValue,
@@ -122,6 +132,7 @@ fn main() {
         MemberIdGeneratorValue,
         PendingEventsValue,
         PendingEventValue,
+        StreamsGroupConfigValue,
         TasksSnapshot,
         MemberSnapshot,
         SubtopologySnapshot,

@@ -62,6 +62,29 @@ pub struct CoordinatorConfig {
     /// Default 3: the simulated cluster's default replication factor.
     #[ts(optional = nullable)]
     pub default_replication_factor: i16,
+    /// Default 0: the first assignment of a new or emptied group waits this long
+    /// (Kafka's `group.streams.initial.rebalance.delay.ms`, 3000 there).
+    #[ts(optional = nullable)]
+    pub initial_rebalance_delay_ms: i32,
+    /// The bounds of a group's own configs (`setGroupConfig(groupId, ...)`), Kafka's
+    /// `group.streams.{min,max}.session.timeout.ms` (45000, 60000),
+    /// `group.streams.{min,max}.heartbeat.interval.ms` (5000, 15000),
+    /// `group.streams.max.standby.replicas` (2) and `group.streams.max.warmup.replicas`
+    /// (20). The coordinator's own configs above are not held to them.
+    #[ts(optional = nullable)]
+    pub min_session_timeout_ms: i32,
+    #[ts(optional = nullable)]
+    pub max_session_timeout_ms: i32,
+    #[ts(optional = nullable)]
+    pub min_heartbeat_interval_ms: i32,
+    #[ts(optional = nullable)]
+    pub max_heartbeat_interval_ms: i32,
+    #[serde(deserialize_with = "count")]
+    #[ts(optional = nullable)]
+    pub max_standby_replicas: u32,
+    #[serde(deserialize_with = "count")]
+    #[ts(optional = nullable)]
+    pub max_warmup_replicas_limit: u32,
     /// Default 1 GiB: the memory budget of member metadata and topologies (each byte
     /// counted three times: state, record, replaced record); a join or heartbeat that
     /// would pass it is GROUP_MAX_SIZE_REACHED (README, "Limits").
@@ -93,6 +116,13 @@ impl Default for CoordinatorConfig {
             internal_topic_creation_backoff_ms: 1000,
             default_replication_factor: 3,
             max_state_bytes: crate::limits::DEFAULT_MAX_STATE_BYTES as i64,
+            initial_rebalance_delay_ms: 0,
+            min_session_timeout_ms: 45_000,
+            max_session_timeout_ms: 60_000,
+            min_heartbeat_interval_ms: 5_000,
+            max_heartbeat_interval_ms: 15_000,
+            max_standby_replicas: 2,
+            max_warmup_replicas_limit: 20,
         }
     }
 }
@@ -120,6 +150,23 @@ impl Validate for CoordinatorConfig {
             self.default_replication_factor,
             1,
             "defaultReplicationFactor",
+        )?;
+        at_least(
+            self.initial_rebalance_delay_ms,
+            0,
+            "initialRebalanceDelayMs",
+        )?;
+        at_least(self.min_session_timeout_ms, 1, "minSessionTimeoutMs")?;
+        at_least(
+            self.max_session_timeout_ms,
+            self.min_session_timeout_ms,
+            "maxSessionTimeoutMs",
+        )?;
+        at_least(self.min_heartbeat_interval_ms, 1, "minHeartbeatIntervalMs")?;
+        at_least(
+            self.max_heartbeat_interval_ms,
+            self.min_heartbeat_interval_ms,
+            "maxHeartbeatIntervalMs",
         )?;
         at_least(self.max_state_bytes, 0, "maxStateBytes")
     }

@@ -17,6 +17,11 @@ const RULE_WORDS = [
   ["assignmentEpochBound", "epochs bounded", "Assignment epoch <= group epoch; member epochs <= assignment epoch."],
   ["stableOwnsTarget", "stable = target", "A member Stable at the assignment epoch owns exactly its target."],
   ["staleGainsNothing", "stale gains nothing", "A member behind the group's topology epoch never gains a task."],
+  [
+    "stableCoversTopology",
+    "all targeted",
+    "A Stable group with a ready topology has every task active in some member's target.",
+  ],
 ];
 
 /** The rules as the module names them (invariantRules(), but `settled`, which only

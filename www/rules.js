@@ -93,6 +93,7 @@ export const STATUS_WORDS = {
   INCONSISTENT_INTERNAL_TOPICS: "an existing internal topic has the wrong partition count",
   MISSING_INTERNAL_TOPICS: "internal topics are missing (the coordinator creates them)",
   SHUTDOWN_APPLICATION: "some member asked the application to shut down",
+  ASSIGNMENT_DELAYED: "the first assignment of the group waits for the initial rebalance delay",
 };
 
 /** What each Kafka error means, by its name (the numbers come from the module). */
@@ -113,6 +114,8 @@ export const ERROR_WORDS = {
     "the member's epoch is not the one the coordinator expects: it is fenced, drops its tasks and rejoins with epoch 0",
   UNRELEASED_INSTANCE_ID: "the static instance id is still held by a member that did not leave with -2",
   STALE_MEMBER_EPOCH: "the member epoch is stale",
+  INVALID_CONFIG: "a group config is out of the coordinator's bounds",
+  NON_EMPTY_GROUP: "the group still has members, so it cannot be deleted",
   STREAMS_INVALID_TOPOLOGY: "the topology breaks its invariants",
   STREAMS_INVALID_TOPOLOGY_EPOCH: "same topology epoch with different metadata, or more than one above the group's",
   STREAMS_TOPOLOGY_FENCED: "the member joined with a topology epoch below the group's",

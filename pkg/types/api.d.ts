@@ -50,7 +50,9 @@ export interface ErrorCodes {
   TOPIC_ALREADY_EXISTS: 36;
   INVALID_PARTITIONS: 37;
   INVALID_REPLICATION_FACTOR: 38;
+  INVALID_CONFIG: 40;
   INVALID_REQUEST: 42;
+  NON_EMPTY_GROUP: 68;
   GROUP_ID_NOT_FOUND: 69;
   GROUP_MAX_SIZE_REACHED: 81;
   FENCED_INSTANCE_ID: 82;
@@ -72,6 +74,8 @@ export interface StatusCodes {
   INCONSISTENT_INTERNAL_TOPICS: 3;
   MISSING_INTERNAL_TOPICS: 4;
   SHUTDOWN_APPLICATION: 5;
+  /** Not in revision 58 (Kafka 4.2+ numbers it 5): the initial rebalance delay holds the first target. */
+  ASSIGNMENT_DELAYED: 6;
 }
 /** A heartbeat status number: `StatusCodes["STALE_TOPOLOGY"]` is 0. */
 export type StatusCode = StatusCodes[keyof StatusCodes];
@@ -133,11 +137,23 @@ export declare class Coordinator {
     request: StreamsGroupHeartbeatRequest | string,
     context?: RequestContext | string | null,
   ): StreamsGroupHeartbeatResponse;
-  /** Group ids (an array, one id, or a StreamsGroupDescribeRequest). */
+  /**
+   * Group ids (an array, one id, or a StreamsGroupDescribeRequest). A string that does
+   * not start with `[`, `{` or `"` is one group id, not JSON text.
+   */
   describe(
     groupIds: string[] | string | StreamsGroupDescribeRequest,
     context?: RequestContext | string | null,
   ): StreamsGroupDescribeResponse;
+  /**
+   * Kafka's DeleteGroups: each group without members is deleted with its committed
+   * offsets (NON_EMPTY_GROUP, GROUP_ID_NOT_FOUND, INVALID_GROUP_ID and
+   * GROUP_AUTHORIZATION_FAILED otherwise; DELETE on the group is needed once ACLs are set).
+   */
+  deleteGroups(
+    groupIds: string[] | string | DeleteGroupsRequest,
+    context?: RequestContext | string | null,
+  ): DeleteGroupsResponse;
   listGroups(request?: ListGroupsRequest | string | null): ListGroupsResponse;
   /** Enough of KIP-848's consumer protocol to hold consumer groups beside streams groups. */
   consumerGroupHeartbeat(request: object | string, context?: RequestContext | string | null): object;
@@ -179,8 +195,17 @@ export declare class Coordinator {
    * nothing) on an unknown field, an unknown assignor or a negative value.
    */
   setGroupConfig(config: GroupConfigUpdate | string): GroupConfig;
+  /**
+   * One group's own configs, as Kafka's group configs (camelCase names or Kafka's
+   * `streams.*` ones; null removes an override). Checked against the coordinator's
+   * bounds: a refusal is INVALID_CONFIG (or INVALID_GROUP_ID) with Kafka's message and
+   * changes nothing. A record, so fromRecords restores it.
+   */
+  setGroupConfig(groupId: string, config: GroupConfigChange | string): GroupConfigResult;
   /** The assignment-relevant group configs in force. */
   groupConfig(): GroupConfig;
+  /** The configs `groupId` uses: its own over the coordinator's, and which it sets. */
+  describeGroupConfig(groupId: string): GroupSettings;
   /** Frees the WebAssembly memory this object holds (optional; the GC also does). */
   free(): void;
 }
@@ -196,6 +221,7 @@ export type InvariantRule =
   | "assignmentEpochBound"
   | "stableOwnsTarget"
   | "staleGainsNothing"
+  | "stableCoversTopology"
   | "settled";
 
 /**

@@ -104,6 +104,13 @@ pub trait TaskAssignor: Sync {
 /// The assignors the coordinator and `assign()` know, by name.
 pub const NAMES: &[&str] = &["sticky", "highly_available"];
 
+/// Whether the assignor reads `acceptableRecoveryLag` and `maxWarmupReplicas` (only
+/// `highly_available` assigns warm-ups): only then does a change of them change its
+/// targets (PROTOCOL.md §7.3).
+pub fn reads_warmup_configs(name: &str) -> bool {
+    name == "highly_available"
+}
+
 /// Looks an assignor up by name; `None` for an unknown name.
 pub fn by_name(name: &str) -> Option<&'static dyn TaskAssignor> {
     match name {

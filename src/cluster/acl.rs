@@ -47,14 +47,17 @@ pub enum Operation {
     Read,
     Describe,
     Create,
+    /// DeleteGroups needs DELETE on the group.
+    Delete,
     All,
 }
 
 impl Operation {
-    pub const ALL: [Operation; 4] = [
+    pub const ALL: [Operation; 5] = [
         Operation::Read,
         Operation::Describe,
         Operation::Create,
+        Operation::Delete,
         Operation::All,
     ];
 
@@ -63,6 +66,7 @@ impl Operation {
             Operation::Read => "read",
             Operation::Describe => "describe",
             Operation::Create => "create",
+            Operation::Delete => "delete",
             Operation::All => "all",
         }
     }
@@ -73,12 +77,14 @@ impl Operation {
             .find(|o| o.name().eq_ignore_ascii_case(s))
     }
 
-    /// Kafka's implication rules: ALL grants everything, and READ (like Kafka's WRITE,
-    /// DELETE and ALTER, which this model lacks) implies DESCRIBE. CREATE implies nothing.
+    /// Kafka's implication rules: ALL grants everything, and READ and DELETE (like
+    /// Kafka's WRITE and ALTER, which this model lacks) imply DESCRIBE. CREATE implies
+    /// nothing.
     pub fn grants(self, requested: Operation) -> bool {
         self == requested
             || self == Operation::All
-            || (requested == Operation::Describe && self == Operation::Read)
+            || (requested == Operation::Describe
+                && matches!(self, Operation::Read | Operation::Delete))
     }
 }
 
@@ -134,7 +140,7 @@ impl<'de> Deserialize<'de> for Operation {
         let s = String::deserialize(d)?;
         Operation::parse(&s).ok_or_else(|| {
             de::Error::custom(format_args!(
-                "unknown operation {:?}; known: read, describe, create, all",
+                "unknown operation {:?}; known: read, describe, create, delete, all",
                 truncate(&s, 40)
             ))
         })
@@ -252,7 +258,7 @@ mod tests {
             ),
             (
                 r#"{"principal":"User:a","resourceType":"topic","resourceName":"t","operation":"write"}"#,
-                "invalid acls: operation: unknown operation \"write\"; known: read, describe, create, all",
+                "invalid acls: operation: unknown operation \"write\"; known: read, describe, create, delete, all",
             ),
             (
                 r#"{"principal":"User:a","resourceType":"cluster","resourceName":"t","operation":"create"}"#,

@@ -1,6 +1,8 @@
 //! The simulated cluster's admin calls (createTopics, deleteTopics, setAcls): each
-//! change is a record, and every group's topology is reconfigured against it (the
-//! group epoch moves on the group's next heartbeat, PROTOCOL.md §4.1).
+//! change is a record, every group's topology is reconfigured against it, and a group
+//! with members whose configuration changed bumps its group epoch at once
+//! (PROTOCOL.md §4.1), so that no describe in between shows it Stable with a target
+//! computed for the old configuration.
 
 use super::records::*;
 use super::replay::acl_value;
@@ -25,6 +27,31 @@ fn topic_value(t: &TopicMetadata) -> TopicValue {
 }
 
 impl Coordinator {
+    /// After a change of the cluster made outside a heartbeat: bumps the group epoch of
+    /// every group with members whose configured topology (or assignment configs)
+    /// changed since its last bump, once. Its next heartbeat computes the new target.
+    pub(crate) fn bump_reconfigured_groups(&mut self) {
+        let due: Vec<(String, i32, Option<String>)> = self
+            .groups
+            .values()
+            .filter(|g| {
+                !g.members.is_empty()
+                    && g.topology.is_some()
+                    && g.configured_hash ^ self.config_hash_of(&g.group_id) != g.metadata_hash
+            })
+            .map(|g| {
+                (
+                    g.group_id.clone(),
+                    g.group_epoch.saturating_add(1),
+                    g.shutdown_requester.clone(),
+                )
+            })
+            .collect();
+        for (gid, epoch, requester) in due {
+            self.write_group_metadata(&gid, epoch, requester);
+        }
+    }
+
     /// Creates one topic with the cluster's rules (Kafka's errors and messages).
     /// -1 partitions or replication factor take the cluster defaults.
     pub fn create_topic(
@@ -54,6 +81,7 @@ impl Coordinator {
                     },
                     Some(RecordValue::Topic(v)),
                 );
+                self.bump_reconfigured_groups();
                 CreateTopicResult::ok(name)
             }
             Err(e) => e,
@@ -84,6 +112,7 @@ impl Coordinator {
                     },
                     Some(RecordValue::Topic(v)),
                 );
+                self.bump_reconfigured_groups();
             }
         }
         r
@@ -100,6 +129,7 @@ impl Coordinator {
             },
             None,
         );
+        self.bump_reconfigured_groups();
         true
     }
 

@@ -27,7 +27,8 @@ pub fn described_topology(g: &StreamsGroup) -> Option<DescribedTopology> {
     Some(crate::topology::described_topology(t, g.ready_topology()))
 }
 
-pub fn described_group(g: &StreamsGroup) -> DescribedGroup {
+/// The described group; `assignor` is the one its next target will be computed with.
+pub fn described_group(g: &StreamsGroup, assignor: &str) -> DescribedGroup {
     let empty = TasksTuple::default();
     DescribedGroup {
         error_code: 0,
@@ -61,6 +62,7 @@ pub fn described_group(g: &StreamsGroup) -> DescribedGroup {
             })
             .collect(),
         authorized_operations: AUTHORIZED_OPERATIONS_OMITTED,
+        assignor_name: Some(assignor.to_owned()),
         ..Default::default()
     }
 }
@@ -114,7 +116,7 @@ impl Coordinator {
                         return d;
                     }
                 }
-                described_group(g)
+                described_group(g, self.assignor_of(id))
             })
             .collect();
         StreamsGroupDescribeResponse {

@@ -55,6 +55,8 @@ pub struct StreamsGroup {
     pub topology: Option<Topology>,
     /// StreamsGroupTargetAssignmentMetadataValue.
     pub assignment_epoch: i32,
+    /// While set, no target is computed before this time (the initial rebalance delay).
+    pub initial_rebalance_deadline_ms: Option<i64>,
     pub members: BTreeMap<String, StreamsMember>,
     /// StreamsGroupTargetAssignmentMemberValue per member.
     pub target: BTreeMap<String, TasksTuple>,
@@ -82,6 +84,12 @@ impl StreamsGroup {
             group_id: group_id.to_owned(),
             ..Default::default()
         }
+    }
+
+    /// Whether the first target waits for the initial rebalance delay at `now_ms`.
+    pub fn assignment_delayed(&self, now_ms: i64) -> bool {
+        self.initial_rebalance_deadline_ms
+            .is_some_and(|t| now_ms < t)
     }
 
     pub fn topology_epoch(&self) -> Option<i32> {
@@ -123,13 +131,22 @@ impl StreamsGroup {
     /// May `member_id` be given (subtopology, partition) in `role` now? Not while
     /// another member holds it as active (for an active task), nor while any member of
     /// the same process, itself included, holds it in another role (PROTOCOL.md §4.2).
-    pub fn is_free(&self, member_id: &str, role: Role, subtopology: &str, partition: i32) -> bool {
+    /// `in_place`: the member's own standby or warm-up of the task becomes the active
+    /// in the same step (a promotion), so its own holding does not count.
+    pub fn is_free(
+        &self,
+        member_id: &str,
+        role: Role,
+        subtopology: &str,
+        partition: i32,
+        in_place: bool,
+    ) -> bool {
         let Some(holders) = self.owners.get(subtopology).and_then(|m| m.get(&partition)) else {
             return true;
         };
         let process = self.process_of(member_id);
         holders.iter().all(|(h, r)| {
-            if h == member_id && *r == role {
+            if h == member_id && (*r == role || in_place) {
                 return true;
             }
             if *r == Role::Active && role == Role::Active {

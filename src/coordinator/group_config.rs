@@ -56,7 +56,27 @@ pub fn group_config_of(c: &CoordinatorConfig) -> GroupConfigValue {
     }
 }
 
+/// What an assignment depends on among the configs: the assignor and the standby
+/// count always, the acceptable lag and the warm-up budget only for an assignor that
+/// reads them. Only a change of this bumps a group epoch (PROTOCOL.md §7.3).
+pub(crate) fn assignment_inputs(v: &GroupConfigValue) -> String {
+    if crate::assignor::reads_warmup_configs(&v.assignor) {
+        format!(
+            "{}|{}|{}|{}",
+            v.assignor, v.num_standby_replicas, v.acceptable_recovery_lag, v.max_warmup_replicas
+        )
+    } else {
+        format!("{}|{}", v.assignor, v.num_standby_replicas)
+    }
+}
+
 pub(crate) fn settings_hash(v: &GroupConfigValue) -> u64 {
+    fnv64(assignment_inputs(v).as_bytes())
+}
+
+/// The hash logs written before `assignment_inputs` used: all four configs, whatever
+/// the assignor (the same as `settings_hash` under `highly_available`).
+pub(crate) fn legacy_settings_hash(v: &GroupConfigValue) -> u64 {
     fnv64(
         format!(
             "{}|{}|{}|{}",
@@ -102,10 +122,26 @@ impl Coordinator {
             next.max_warmup_replicas = n;
         }
         if next != current {
+            let before: Vec<(String, String, u64)> = self
+                .groups
+                .keys()
+                .map(|g| {
+                    (
+                        g.clone(),
+                        assignment_inputs(&self.group_settings(g).assignment()),
+                        self.config_hash_of(g),
+                    )
+                })
+                .collect();
             self.write(
                 RecordKey::GroupConfig {},
                 Some(RecordValue::GroupConfig(next.clone())),
             );
+            for (g, inputs, old_hash) in before {
+                if assignment_inputs(&self.group_settings(&g).assignment()) == inputs {
+                    self.rebase_group_hash(&g, old_hash, self.config_hash_of(&g));
+                }
+            }
         }
         Ok(next)
     }

@@ -244,6 +244,7 @@ impl Coordinator {
                 Some(RecordValue::TargetAssignmentMetadata(
                     TargetAssignmentMetadataValue {
                         assignment_epoch: epoch,
+                        initial_rebalance_deadline_ms: None,
                     },
                 )),
             );
@@ -296,7 +297,12 @@ impl Coordinator {
         );
     }
 
-    fn write_group_metadata(&mut self, group_id: &str, epoch: i32, requester: Option<String>) {
+    pub(crate) fn write_group_metadata(
+        &mut self,
+        group_id: &str,
+        epoch: i32,
+        requester: Option<String>,
+    ) {
         let Some(g) = self.groups.get(group_id) else {
             return;
         };
@@ -304,7 +310,7 @@ impl Coordinator {
         let metadata_hash = if epoch == g.group_epoch {
             g.metadata_hash
         } else {
-            g.configured_hash ^ self.assignment_config_hash
+            g.configured_hash ^ self.config_hash_of(group_id)
         };
         let value = GroupMetadataValue {
             epoch,

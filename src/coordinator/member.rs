@@ -4,7 +4,7 @@
 
 use super::tasks::TasksTuple;
 use crate::protocol::{Endpoint, KeyValue, Status};
-use crate::task::TaskId;
+use crate::task::{TaskId, TaskSet};
 use std::collections::BTreeMap;
 
 /// Reconciliation state (Kafka's `MemberState`; numbers as in its record).
@@ -71,6 +71,10 @@ impl MemberMetadata {
     }
 }
 
+/// Active tasks by the member epoch at which the member got them (Kafka 4.2+'s
+/// assignment epochs, which fence offset commits: PROTOCOL.md §11).
+pub type TaskEpochs = BTreeMap<i32, TaskSet>;
+
 /// StreamsGroupCurrentMemberAssignmentValue.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct CurrentAssignment {
@@ -80,6 +84,51 @@ pub struct CurrentAssignment {
     /// What the member was given (kept + added); pending revocations are not in it.
     pub assigned: TasksTuple,
     pub pending_revocation: TasksTuple,
+    /// The epoch of each active task, assigned or pending revocation.
+    pub active_epochs: TaskEpochs,
+}
+
+impl CurrentAssignment {
+    /// The epoch at which the member got active task (s, p), if it holds it as active
+    /// (assigned or pending revocation); a task without a recorded epoch (an older log)
+    /// has the member epoch.
+    pub fn active_epoch(&self, s: &str, p: i32) -> Option<i32> {
+        if let Some((e, _)) = self.active_epochs.iter().find(|(_, t)| t.contains(s, p)) {
+            return Some(*e);
+        }
+        (self.assigned.active.contains(s, p) || self.pending_revocation.active.contains(s, p))
+            .then_some(self.member_epoch)
+    }
+}
+
+/// The epochs after a reconciliation step: `kept` active tasks keep theirs (the member
+/// epoch if none was recorded), `added` ones get `epoch`.
+pub fn carry_epochs(
+    current: &CurrentAssignment,
+    kept: &TaskSet,
+    added: &TaskSet,
+    epoch: i32,
+) -> TaskEpochs {
+    let mut out = TaskEpochs::new();
+    let mut covered = TaskSet::new();
+    let put = |out: &mut TaskEpochs, e: i32, set: TaskSet| {
+        if set.is_empty() {
+            return;
+        }
+        let merged = match out.get(&e) {
+            Some(old) => old.union(&set),
+            None => set,
+        };
+        out.insert(e, merged);
+    };
+    for (e, set) in &current.active_epochs {
+        let k = set.intersection(kept);
+        covered = covered.union(&k);
+        put(&mut out, *e, k);
+    }
+    put(&mut out, current.member_epoch, kept.difference(&covered));
+    put(&mut out, epoch, added.clone());
+    out
 }
 
 /// What Kafka keeps in memory only; recorded here so a rebuilt coordinator answers

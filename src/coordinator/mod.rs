@@ -9,10 +9,12 @@
 pub mod cluster_admin;
 pub mod compaction;
 pub mod consumer;
+pub mod delete_groups;
 pub mod describe;
 pub mod events;
 pub mod group;
 pub mod group_config;
+pub mod group_settings;
 pub mod heartbeat;
 pub mod ids;
 pub mod kafka_records;
@@ -99,6 +101,8 @@ pub struct Coordinator {
     /// Bytes of member metadata and topologies held (`limits::metadata_bytes`,
     /// `topology_bytes`), kept by replay: what `maxStateBytes` bounds.
     pub(crate) state_bytes: u64,
+    /// Per-group configs (StreamsGroupConfig records, `group_settings`).
+    pub(crate) group_overrides: BTreeMap<String, records::StreamsGroupConfigValue>,
 }
 
 impl Coordinator {
@@ -119,6 +123,7 @@ impl Coordinator {
             assignment_config_hash: 0,
             batching_topics: false,
             state_bytes: 0,
+            group_overrides: BTreeMap::new(),
         }
     }
 
@@ -242,11 +247,35 @@ impl Coordinator {
     /// A group whose recorded metadata hash is the legacy hash of its configured
     /// topology as it stands had no bump due: its hash becomes the canonical one
     /// (`metadata_hash`). Any other hash is left, so a bump that was due still happens.
+    /// A hash of the configs written by an older release (all four configs under any
+    /// assignor, `group_config::legacy_settings_hash`) is adopted the same way.
     fn adopt_legacy_hashes(&mut self) {
-        let config_hash = self.assignment_config_hash;
+        let hashes: BTreeMap<String, u64> = self
+            .groups
+            .keys()
+            .map(|g| (g.clone(), self.config_hash_of(g)))
+            .collect();
+        let coordinator_hash = self.assignment_config_hash;
+        let legacy_config_hash = if coordinator_hash == 0 {
+            0
+        } else {
+            group_config::legacy_settings_hash(&self.group_config())
+        };
         for g in self.groups.values_mut() {
+            let config_hash = hashes.get(&g.group_id).copied().unwrap_or(coordinator_hash);
             let Some(c) = &g.configured else { continue };
-            if g.metadata_hash == metadata_hash::legacy(c) ^ config_hash {
+            let topology_hashes = [metadata_hash::legacy(c), g.configured_hash];
+            // Older releases had no group's own configs: a group with some is new.
+            let own_configs = self.group_overrides.contains_key(&g.group_id);
+            let config_hashes = if own_configs {
+                [config_hash, config_hash]
+            } else {
+                [config_hash, legacy_config_hash]
+            };
+            let no_bump_due = topology_hashes
+                .iter()
+                .any(|t| config_hashes.iter().any(|h| g.metadata_hash == t ^ h));
+            if no_bump_due {
                 g.metadata_hash = g.configured_hash ^ config_hash;
             }
         }
@@ -391,8 +420,8 @@ impl Coordinator {
     ) -> StreamsGroupHeartbeatResponse {
         let mut r =
             StreamsGroupHeartbeatResponse::error(e, Some(req.member_id.clone()), req.member_epoch);
-        r.heartbeat_interval_ms = self.config.heartbeat_interval_ms;
-        r.acceptable_recovery_lag = self.config.acceptable_recovery_lag;
+        r.heartbeat_interval_ms = self.heartbeat_interval_of(&req.group_id);
+        r.acceptable_recovery_lag = self.recovery_lag_of(&req.group_id);
         r.task_offset_interval_ms = self.config.task_offset_interval_ms;
         r
     }

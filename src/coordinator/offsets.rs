@@ -1,12 +1,18 @@
 //! OffsetCommit / OffsetFetch for streams and consumer groups, with member-epoch
-//! checks (KIP-848 style): a member may commit or fetch only with its current epoch,
-//! else STALE_MEMBER_EPOCH; an unknown member is UNKNOWN_MEMBER_ID. Epoch -1 is an
-//! admin request, allowed only while the group has no members.
+//! checks (KIP-848 style): a member fetches only with its current epoch, else
+//! STALE_MEMBER_EPOCH; an unknown member is UNKNOWN_MEMBER_ID. Epoch -1 is an admin
+//! request, allowed only while the group has no members. A streams member may commit
+//! with an older epoch (Kafka 4.2+): per partition, accepted when the member has held
+//! the partition's task as active since at or before that epoch (PROTOCOL.md §11), so a
+//! commit in flight across a rebalance does not fail for tasks it still owns.
 
 use super::records::*;
 use super::Coordinator;
 use crate::protocol::ErrorCode::{self, *};
 use crate::protocol::*;
+
+/// Why one partition of a commit is refused; None when it is accepted.
+type Refusal = Option<(ErrorCode, String)>;
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct CommittedOffset {
@@ -57,17 +63,80 @@ impl Coordinator {
         }
     }
 
+    /// A streams member's commit with an older epoch than its current one: None when
+    /// the commit is not that case (the plain check decides), else the verdict for each
+    /// (topic, partition), as Kafka's assignment-epoch validator.
+    fn older_epoch_verdicts(&self, req: &OffsetCommitRequest) -> Option<Vec<Vec<Refusal>>> {
+        let g = self.groups.get(&req.group_id)?;
+        let m = g.members.get(&req.member_id)?;
+        let epoch = req.generation_id_or_member_epoch;
+        if epoch < 0 || epoch >= m.current.member_epoch {
+            return None;
+        }
+        let topology = g.ready_topology();
+        let verdict = |topic: &str, partition: i32| -> Option<(ErrorCode, String)> {
+            let subtopology = topology.and_then(|t| {
+                t.subtopologies.iter().find(|s| {
+                    s.source_topics.iter().any(|x| x == topic)
+                        || s.repartition_source_topics.iter().any(|x| x.name == topic)
+                })
+            });
+            let Some(s) = subtopology else {
+                return Some((
+                    STALE_MEMBER_EPOCH,
+                    format!("Topic {topic} is not in the topology."),
+                ));
+            };
+            match m.current.active_epoch(&s.id, partition) {
+                None => Some((
+                    STALE_MEMBER_EPOCH,
+                    format!(
+                        "Task {}-{partition} is not assigned or pending revocation for member.",
+                        s.id
+                    ),
+                )),
+                Some(e) if epoch < e => Some((
+                    STALE_MEMBER_EPOCH,
+                    format!(
+                        "Received member epoch {epoch} is older than assignment epoch {e} for task {}-{partition}.",
+                        s.id
+                    ),
+                )),
+                Some(_) => None,
+            }
+        };
+        Some(
+            req.topics
+                .iter()
+                .map(|t| {
+                    t.partitions
+                        .iter()
+                        .map(|p| verdict(&t.name, p.partition_index))
+                        .collect()
+                })
+                .collect(),
+        )
+    }
+
     pub fn offset_commit(&mut self, req: &OffsetCommitRequest) -> OffsetCommitResponse {
-        let check = self.offset_member_check(
-            &req.group_id,
-            &req.member_id,
-            req.generation_id_or_member_epoch,
-        );
+        let older = self.older_epoch_verdicts(req);
+        let check = match older {
+            Some(_) => None,
+            None => self.offset_member_check(
+                &req.group_id,
+                &req.member_id,
+                req.generation_id_or_member_epoch,
+            ),
+        };
         let mut topics = Vec::new();
-        for t in &req.topics {
+        for (ti, t) in req.topics.iter().enumerate() {
             let mut partitions = Vec::new();
-            for p in &t.partitions {
-                let (code, message) = match &check {
+            for (pi, p) in t.partitions.iter().enumerate() {
+                let refusal = match &older {
+                    Some(v) => v.get(ti).and_then(|ps| ps.get(pi)).cloned().flatten(),
+                    None => check.clone(),
+                };
+                let (code, message) = match &refusal {
                     Some((c, m)) => (*c, Some(m.clone())),
                     None => {
                         let now = self.now_ms;

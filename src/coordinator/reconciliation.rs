@@ -6,8 +6,9 @@
 //! owners and a process never holds a task twice. Revocation is acknowledged by the
 //! member's owned lists no longer listing the task.
 
-use super::member::{CurrentAssignment, MemberState};
+use super::member::{carry_epochs, CurrentAssignment, MemberState};
 use super::tasks::{Role, TasksTuple};
+use crate::task::TaskSet;
 
 /// Whether any of `tasks` is still owned (role by role). Unknown ownership (no
 /// lists ever reported) counts as still owned.
@@ -27,7 +28,7 @@ pub fn next(
     target_epoch: i32,
     target: &TasksTuple,
     owned: Option<&TasksTuple>,
-    is_free: impl Fn(Role, &str, i32) -> bool,
+    is_free: impl Fn(Role, &str, i32, bool) -> bool,
 ) -> Option<CurrentAssignment> {
     let out = match current.state {
         MemberState::Stable => {
@@ -83,17 +84,22 @@ fn previous(current: &CurrentAssignment, next_epoch: i32) -> i32 {
     }
 }
 
+/// A task the member holds as standby or warm-up that its target makes active is
+/// promoted in place (Kafka's CurrentAssignmentBuilder, 4.4+): never revoked, kept in
+/// its old role until the active is granted (its previous owner released it), then
+/// swapped for the active in one step, so the process never holds nothing for it.
 fn compute(
     current: &CurrentAssignment,
     epoch_if_revoking: i32,
     target_epoch: i32,
     target: &TasksTuple,
     owned: Option<&TasksTuple>,
-    is_free: impl Fn(Role, &str, i32) -> bool,
+    is_free: impl Fn(Role, &str, i32, bool) -> bool,
 ) -> CurrentAssignment {
     let mut keep = TasksTuple::default();
     let mut revoke = TasksTuple::default();
     let mut add = TasksTuple::default();
+    let mut promoting = TasksTuple::default();
     let mut unreleased = false;
     for role in Role::ALL {
         let assigned = current.assigned.get(role);
@@ -101,6 +107,8 @@ fn compute(
         for (s, p) in assigned.iter() {
             if wanted.contains(s, p) {
                 keep.get_mut(role).insert(s, p);
+            } else if role != Role::Active && target.active.contains(s, p) {
+                promoting.get_mut(role).insert(s, p);
             } else {
                 revoke.get_mut(role).insert(s, p);
             }
@@ -109,7 +117,10 @@ fn compute(
             if assigned.contains(s, p) {
                 continue;
             }
-            if is_free(role, s, p) {
+            let in_place = role == Role::Active
+                && (current.assigned.standby.contains(s, p)
+                    || current.assigned.warmup.contains(s, p));
+            if is_free(role, s, p, in_place) {
                 add.get_mut(role).insert(s, p);
             } else {
                 unreleased = true;
@@ -117,19 +128,39 @@ fn compute(
         }
     }
     if not_released(&revoke, owned) {
+        // Promotions wait for this member's own revocations: the old roles stay.
+        let assigned = if promoting.is_empty() {
+            keep
+        } else {
+            keep.union(&promoting)
+        };
+        let active = assigned.active.union(&revoke.active);
         CurrentAssignment {
             member_epoch: epoch_if_revoking,
             previous_member_epoch: previous(current, epoch_if_revoking),
             state: MemberState::UnrevokedTasks,
-            assigned: keep,
+            active_epochs: carry_epochs(current, &active, &TaskSet::new(), target_epoch),
+            assigned,
             pending_revocation: revoke,
         }
     } else {
-        let assigned = if add.is_empty() {
+        // A promotion whose active is granted now drops its old role; the others keep it.
+        let mut waiting = promoting;
+        for role in [Role::Standby, Role::Warmup] {
+            waiting
+                .get_mut(role)
+                .retain(|s, p| !add.active.contains(s, p));
+        }
+        let mut assigned = if add.is_empty() {
             keep
         } else {
             keep.union(&add)
         };
+        if !waiting.is_empty() {
+            unreleased = true;
+            assigned = assigned.union(&waiting);
+        }
+        let kept_active = assigned.active.difference(&add.active);
         CurrentAssignment {
             member_epoch: target_epoch,
             previous_member_epoch: previous(current, target_epoch),
@@ -138,6 +169,7 @@ fn compute(
             } else {
                 MemberState::Stable
             },
+            active_epochs: carry_epochs(current, &kept_active, &add.active, target_epoch),
             assigned,
             pending_revocation: TasksTuple::default(),
         }
@@ -148,7 +180,6 @@ fn compute(
 mod tests {
     //! Behaviours of Kafka's CurrentAssignmentBuilderTest, ported (our own code).
     use super::*;
-    use crate::task::TaskSet;
 
     fn tasks(active: &[(&str, i32)]) -> TasksTuple {
         TasksTuple {
@@ -172,11 +203,12 @@ mod tests {
             state: MemberState::Stable,
             assigned,
             pending_revocation: TasksTuple::default(),
+            active_epochs: Default::default(),
         }
     }
 
-    const FREE: fn(Role, &str, i32) -> bool = |_, _, _| true;
-    const TAKEN: fn(Role, &str, i32) -> bool = |_, _, _| false;
+    const FREE: fn(Role, &str, i32, bool) -> bool = |_, _, _, _| true;
+    const TAKEN: fn(Role, &str, i32, bool) -> bool = |_, _, _, _| false;
 
     #[test]
     fn stable_to_stable_when_only_the_epoch_moves() {
@@ -219,6 +251,7 @@ mod tests {
             state: MemberState::UnrevokedTasks,
             assigned: tasks(&[("0", 1)]),
             pending_revocation: tasks(&[("0", 2)]),
+            active_epochs: Default::default(),
         };
         let target = tasks(&[("0", 1), ("0", 3)]);
         assert!(next(&cur, 11, &target, Some(&tasks(&[("0", 1), ("0", 2)])), FREE).is_none());
@@ -256,5 +289,71 @@ mod tests {
         let n2 = next(&cur, 11, &target, Some(&owned2), FREE).unwrap();
         assert_eq!(n2.state, MemberState::Stable);
         assert_eq!(n2.assigned, target);
+    }
+
+    /// Free for every role but active (the active is still held by its previous owner).
+    const ACTIVE_HELD: fn(Role, &str, i32, bool) -> bool = |r, _, _, _| r != Role::Active;
+
+    #[test]
+    fn a_warmup_due_to_become_active_is_kept_until_the_active_is_released() {
+        let cur = stable(10, roles(&[("0", 1)], &[], &[("0", 2)]));
+        let target = roles(&[("0", 1), ("0", 2)], &[], &[]);
+        let owned = cur.assigned.clone();
+        let n = next(&cur, 11, &target, Some(&owned), ACTIVE_HELD).unwrap();
+        assert_eq!(n.state, MemberState::UnreleasedTasks);
+        assert_eq!(n.member_epoch, 11);
+        // Still the warm-up, not revoked: the process never holds nothing for 0_2.
+        assert_eq!(n.assigned, roles(&[("0", 1)], &[], &[("0", 2)]));
+        assert!(n.pending_revocation.is_empty());
+        // Released: promoted in place, in one step.
+        let m = next(&n, 11, &target, Some(&owned), FREE).unwrap();
+        assert_eq!(m.state, MemberState::Stable);
+        assert_eq!(m.assigned, target);
+        assert!(m.pending_revocation.is_empty());
+        assert_eq!(m.active_epoch("0", 2), Some(11));
+        assert_eq!(m.active_epoch("0", 1), Some(10));
+    }
+
+    #[test]
+    fn a_standby_due_to_become_active_is_promoted_in_place_when_free() {
+        let cur = stable(10, roles(&[], &[("0", 3)], &[]));
+        let target = roles(&[("0", 3)], &[], &[]);
+        let n = next(&cur, 11, &target, Some(&cur.assigned), FREE).unwrap();
+        assert_eq!(n.state, MemberState::Stable);
+        assert_eq!(n.assigned, target);
+        assert!(n.pending_revocation.is_empty());
+    }
+
+    #[test]
+    fn a_promotion_waits_for_the_members_own_revocations() {
+        let cur = stable(10, roles(&[("0", 0)], &[], &[("0", 2)]));
+        let target = roles(&[("0", 2)], &[], &[]);
+        let n = next(&cur, 11, &target, Some(&cur.assigned), FREE).unwrap();
+        assert_eq!(n.state, MemberState::UnrevokedTasks);
+        assert_eq!(
+            n.assigned,
+            roles(&[], &[], &[("0", 2)]),
+            "the warm-up stays"
+        );
+        assert_eq!(n.pending_revocation, roles(&[("0", 0)], &[], &[]));
+        // 0_0 released: the warm-up becomes the active.
+        let owned = roles(&[], &[], &[("0", 2)]);
+        let m = next(&n, 11, &target, Some(&owned), FREE).unwrap();
+        assert_eq!(m.state, MemberState::Stable);
+        assert_eq!(m.assigned, target);
+    }
+
+    #[test]
+    fn epochs_carry_over_and_new_tasks_take_the_target_epoch() {
+        let cur = stable(5, tasks(&[("0", 1), ("0", 2)]));
+        let target = tasks(&[("0", 1), ("0", 3)]);
+        let owned = tasks(&[("0", 1), ("0", 2)]);
+        let n = next(&cur, 7, &target, Some(&owned), FREE).unwrap();
+        // Revoking 0_2: both still held, both at the epoch they were got at (5).
+        assert_eq!(n.active_epoch("0", 2), Some(5));
+        let m = next(&n, 7, &target, Some(&tasks(&[("0", 1)])), FREE).unwrap();
+        assert_eq!(m.active_epoch("0", 1), Some(5));
+        assert_eq!(m.active_epoch("0", 3), Some(7));
+        assert_eq!(m.active_epoch("0", 2), None);
     }
 }

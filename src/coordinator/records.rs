@@ -77,6 +77,9 @@ pub enum RecordKey {
     /// The assignment-relevant group configs set at run time (`setGroupConfig`).
     #[serde(rename = "GroupConfigKey")]
     GroupConfig {},
+    /// One group's own configs (`setGroupConfig(groupId, ...)`, Kafka's group configs).
+    #[serde(rename = "StreamsGroupConfigKey", rename_all = "camelCase")]
+    StreamsGroupConfig { group_id: String },
 }
 
 impl RecordKey {
@@ -104,6 +107,7 @@ impl RecordKey {
             RecordKey::PendingEvents {} => "PendingEventsValue",
             RecordKey::PendingEvent { .. } => "PendingEventValue",
             RecordKey::GroupConfig {} => "GroupConfigValue",
+            RecordKey::StreamsGroupConfig { .. } => "StreamsGroupConfigValue",
         }
     }
 }
@@ -168,6 +172,7 @@ impl Tagged for RecordKey {
         "PendingEventsKey",
         "PendingEventKey",
         "GroupConfigKey",
+        "StreamsGroupConfigKey",
     ];
     const WHAT: &'static str = "record key type";
 
@@ -188,6 +193,9 @@ impl Tagged for RecordKey {
                 group_id: group(rest)?,
             },
             "ConsumerGroupMetadataKey" => RecordKey::ConsumerGroupMetadata {
+                group_id: group(rest)?,
+            },
+            "StreamsGroupConfigKey" => RecordKey::StreamsGroupConfig {
                 group_id: group(rest)?,
             },
             "StreamsGroupMemberMetadataKey"
@@ -301,6 +309,11 @@ pub struct MemberMetadataValue {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TargetAssignmentMetadataValue {
     pub assignment_epoch: i32,
+    /// Not in Kafka's record (a timer there): while set, the first target of a new or
+    /// emptied group waits for the initial rebalance delay to end at this time.
+    #[serde(default, with = "int64_opt", skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "Int64")]
+    pub initial_rebalance_deadline_ms: Option<i64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -334,6 +347,25 @@ pub struct CurrentMemberAssignmentValue {
     pub standby_tasks_pending_revocation: Vec<TaskIds>,
     #[serde(default, deserialize_with = "list")]
     pub warmup_tasks_pending_revocation: Vec<TaskIds>,
+    /// The epoch at which the member got each active task, assigned or pending
+    /// revocation (Kafka 4.2+ tags each active TaskIds with `AssignmentEpochs`). Absent
+    /// in older logs: the member epoch then.
+    #[serde(
+        default,
+        deserialize_with = "list",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    #[ts(as = "Option<Vec<AssignmentEpochTasks>>", optional)]
+    pub active_task_epochs: Vec<AssignmentEpochTasks>,
+}
+
+/// Active tasks the member got at `epoch`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AssignmentEpochTasks {
+    pub epoch: i32,
+    #[serde(deserialize_with = "list")]
+    pub tasks: Vec<TaskIds>,
 }
 
 fn member_state<'de, D: Deserializer<'de>>(d: D) -> Result<i8, D::Error> {
@@ -541,6 +573,34 @@ impl Validate for GroupConfigValue {
     }
 }
 
+/// One group's own configs; null: the coordinator's (`group_settings`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[ts(optional_fields = nullable)]
+pub struct StreamsGroupConfigValue {
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub session_timeout_ms: Option<i32>,
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub heartbeat_interval_ms: Option<i32>,
+    #[serde(default, deserialize_with = "crate::protocol::json::count_opt")]
+    #[ts(optional = nullable)]
+    pub num_standby_replicas: Option<u32>,
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub initial_rebalance_delay_ms: Option<i32>,
+    #[serde(default, deserialize_with = "crate::config::assignor_name_opt")]
+    #[ts(optional = nullable)]
+    pub assignor: Option<String>,
+    #[serde(default, with = "int64_opt")]
+    #[ts(optional = nullable, type = "Int64 | null")]
+    pub acceptable_recovery_lag: Option<i64>,
+    #[serde(default, deserialize_with = "crate::protocol::json::count_opt")]
+    #[ts(optional = nullable)]
+    pub max_warmup_replicas: Option<u32>,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PendingEventsValue {
@@ -595,6 +655,8 @@ pub enum RecordValue {
     PendingEvent(PendingEventValue),
     #[serde(rename = "GroupConfigValue")]
     GroupConfig(GroupConfigValue),
+    #[serde(rename = "StreamsGroupConfigValue")]
+    StreamsGroupConfig(StreamsGroupConfigValue),
 }
 
 impl Tagged for RecordValue {
@@ -618,6 +680,7 @@ impl Tagged for RecordValue {
         "PendingEventsValue",
         "PendingEventValue",
         "GroupConfigValue",
+        "StreamsGroupConfigValue",
     ];
     const WHAT: &'static str = "record value type";
 
@@ -649,6 +712,7 @@ impl Tagged for RecordValue {
             "MemberIdGeneratorValue" => V::MemberIdGenerator(Deserialize::deserialize(d)?),
             "PendingEventsValue" => V::PendingEvents(Deserialize::deserialize(d)?),
             "PendingEventValue" => V::PendingEvent(Deserialize::deserialize(d)?),
+            "StreamsGroupConfigValue" => V::StreamsGroupConfig(Deserialize::deserialize(d)?),
             _ => V::GroupConfig(Deserialize::deserialize(d)?),
         })
     }
@@ -684,6 +748,7 @@ impl RecordValue {
             V::PendingEvents(_) => "PendingEventsValue",
             V::PendingEvent(_) => "PendingEventValue",
             V::GroupConfig(_) => "GroupConfigValue",
+            V::StreamsGroupConfig(_) => "StreamsGroupConfigValue",
         }
     }
 }
@@ -826,6 +891,7 @@ impl Validate for RecordValue {
                 list_limit("configs", t.configs.len(), MAX_TAGS)
             }
             V::GroupConfig(c) => c.validate(),
+            V::StreamsGroupConfig(c) => c.validate(),
             _ => Ok(()),
         }
     }

@@ -108,6 +108,14 @@ impl From<&CurrentAssignment> for CurrentMemberAssignmentValue {
             active_tasks_pending_revocation: pa,
             standby_tasks_pending_revocation: ps,
             warmup_tasks_pending_revocation: pw,
+            active_task_epochs: c
+                .active_epochs
+                .iter()
+                .map(|(e, t)| AssignmentEpochTasks {
+                    epoch: *e,
+                    tasks: t.to_task_ids(),
+                })
+                .collect(),
         }
     }
 }
@@ -124,6 +132,11 @@ impl From<&CurrentMemberAssignmentValue> for CurrentAssignment {
                 &v.standby_tasks_pending_revocation,
                 &v.warmup_tasks_pending_revocation,
             ),
+            active_epochs: v
+                .active_task_epochs
+                .iter()
+                .map(|e| (e.epoch, crate::task::TaskSet::from_task_ids(&e.tasks)))
+                .collect(),
         }
     }
 }
@@ -328,6 +341,7 @@ impl Coordinator {
                     self.apply_group_config(c);
                 }
             }
+            RecordKey::StreamsGroupConfig { group_id } => self.apply_group_overrides(group_id, v),
         }
     }
 
@@ -427,9 +441,11 @@ impl Coordinator {
             return;
         }
         let g = self.streams_group_mut(group_id);
-        g.assignment_epoch = match v {
-            Some(RecordValue::TargetAssignmentMetadata(t)) => t.assignment_epoch,
-            _ => 0,
+        (g.assignment_epoch, g.initial_rebalance_deadline_ms) = match v {
+            Some(RecordValue::TargetAssignmentMetadata(t)) => {
+                (t.assignment_epoch, t.initial_rebalance_deadline_ms)
+            }
+            _ => (0, None),
         };
     }
 

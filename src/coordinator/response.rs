@@ -18,7 +18,12 @@ fn status(code: StatusCode, detail: String) -> Status {
 
 /// Every status that holds for this member, in code order. `may_create` says whether
 /// the requester may create the missing internal topics (for the detail).
-pub fn statuses(g: &StreamsGroup, m: &StreamsMember, may_create: bool) -> Vec<Status> {
+pub fn statuses(
+    g: &StreamsGroup,
+    m: &StreamsMember,
+    may_create: bool,
+    delayed: bool,
+) -> Vec<Status> {
     let mut out = Vec::new();
     if let Some(eg) = g.topology_epoch() {
         if m.meta.topology_epoch < eg {
@@ -47,6 +52,12 @@ pub fn statuses(g: &StreamsGroup, m: &StreamsMember, may_create: bool) -> Vec<St
             format!(
                 "Streams group member {r} encountered a fatal error and requested a shutdown for the entire application."
             ),
+        ));
+    }
+    if delayed {
+        out.push(status(
+            StatusCode::ASSIGNMENT_DELAYED,
+            "Assignment delayed due to the configured initial rebalance delay.".to_owned(),
         ));
     }
     out

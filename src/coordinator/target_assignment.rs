@@ -172,23 +172,29 @@ pub fn compute(
 }
 
 impl Coordinator {
-    pub(crate) fn assignment_config(&self) -> AssignmentConfig {
+    /// The assignment configs `group_id` uses (its own over the coordinator's).
+    pub(crate) fn assignment_config(&self, group_id: &str) -> AssignmentConfig {
+        let o = self.group_overrides.get(group_id);
         AssignmentConfig {
-            num_standby_replicas: self.config.num_standby_replicas,
-            acceptable_recovery_lag: self.config.acceptable_recovery_lag,
-            max_warmup_replicas: self.config.max_warmup_replicas,
+            num_standby_replicas: o
+                .and_then(|o| o.num_standby_replicas)
+                .unwrap_or(self.config.num_standby_replicas),
+            acceptable_recovery_lag: self.recovery_lag_of(group_id),
+            max_warmup_replicas: o
+                .and_then(|o| o.max_warmup_replicas)
+                .unwrap_or(self.config.max_warmup_replicas),
         }
     }
 
     /// A new target for the group epoch: records for the members whose target changed,
     /// then the target metadata.
     pub(crate) fn update_target(&mut self, group_id: &str) {
-        let acfg = self.assignment_config();
+        let acfg = self.assignment_config(group_id);
         let Some(g) = self.groups.get(group_id) else {
             return;
         };
         let epoch = g.group_epoch;
-        let changed = compute(g, &self.config.assignor, &acfg);
+        let changed = compute(g, self.assignor_of(group_id), &acfg);
         for (id, t) in changed {
             self.write_target(group_id, id, t);
         }
@@ -199,6 +205,7 @@ impl Coordinator {
             Some(RecordValue::TargetAssignmentMetadata(
                 TargetAssignmentMetadataValue {
                     assignment_epoch: epoch,
+                    initial_rebalance_deadline_ms: None,
                 },
             )),
         );

@@ -1,6 +1,7 @@
-//! The coordinator's clock: session timeouts, rebalance timeouts and internal topic
-//! creation fire in time order as `advance_time` moves it (ties: creation, session,
-//! rebalance, consumer session; then group id, then member id). Time only moves forward.
+//! The coordinator's clock: session timeouts, rebalance timeouts, internal topic
+//! creation and the end of an initial rebalance delay fire in time order as
+//! `advance_time` moves it (ties: creation, initial rebalance, session, rebalance,
+//! consumer session; then group id, then member id). Time only moves forward.
 
 use super::events::{self, Event};
 use super::member::MemberState;
@@ -12,6 +13,7 @@ use crate::topology::creation::CreationEvent;
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 enum Timer {
     Creation(String),
+    InitialRebalance(String),
     Session(String, String),
     Rebalance(String, String),
     ConsumerSession(String, String),
@@ -90,6 +92,9 @@ impl Coordinator {
             if let Some(at) = g.creation.next_deadline() {
                 offer(at, Timer::Creation(gid.clone()));
             }
+            if let Some(at) = g.initial_rebalance_deadline_ms {
+                offer(at, Timer::InitialRebalance(gid.clone()));
+            }
             for (mid, m) in &g.members {
                 offer(
                     m.timers.session_deadline_ms,
@@ -115,7 +120,7 @@ impl Coordinator {
         let now = self.now_ms;
         match timer {
             Timer::Session(gid, mid) => {
-                let timeout = self.config.session_timeout_ms;
+                let timeout = self.session_timeout_of(&gid);
                 self.remove_member(&gid, &mid);
                 vec![Event {
                     at_ms: now,
@@ -173,6 +178,32 @@ impl Coordinator {
                 }]
             }
             Timer::Creation(gid) => self.run_creation(&gid),
+            Timer::InitialRebalance(gid) => {
+                self.end_initial_delay(&gid);
+                Vec::new()
+            }
+        }
+    }
+
+    /// The initial rebalance delay is over: the first target is computed now (its
+    /// record clears the deadline); members get it on their next heartbeats.
+    fn end_initial_delay(&mut self, group_id: &str) {
+        let Some(g) = self.groups.get(group_id) else {
+            return;
+        };
+        if g.group_epoch > g.assignment_epoch {
+            self.update_target(group_id);
+        } else {
+            let value = TargetAssignmentMetadataValue {
+                assignment_epoch: g.assignment_epoch,
+                initial_rebalance_deadline_ms: None,
+            };
+            self.write(
+                RecordKey::TargetAssignmentMetadata {
+                    group_id: group_id.to_owned(),
+                },
+                Some(RecordValue::TargetAssignmentMetadata(value)),
+            );
         }
     }
 
@@ -230,6 +261,7 @@ impl Coordinator {
             },
             Some(RecordValue::TopicCreation(creation_value(&creation))),
         );
+        self.bump_reconfigured_groups();
         happened
             .into_iter()
             .map(|e| match e {

@@ -85,7 +85,7 @@ impl Coordinator {
         if spec.members.iter().all(|m| m.warmup.is_empty()) {
             return false;
         }
-        let acfg = self.assignment_config();
-        warmup_caught_up(spec, &acfg) && !compute(g, &self.config.assignor, &acfg).is_empty()
+        let acfg = self.assignment_config(gid);
+        warmup_caught_up(spec, &acfg) && !compute(g, self.assignor_of(gid), &acfg).is_empty()
     }
 }

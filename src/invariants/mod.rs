@@ -17,6 +17,10 @@
 //!   target, with nothing pending revocation.
 //! - `staleGainsNothing`: a member whose topology epoch is behind the group's never
 //!   gains a task (role by role).
+//! - `stableCoversTopology`: a Stable group whose topology is ready and that has a
+//!   non-stale member has every task of that topology active in some member's target
+//!   (a configuration that changed without a group epoch bump would leave the target
+//!   of the old one, empty after NotReady, behind a Stable state).
 //!
 //! Liveness (`check_settled`, for a group whose members kept heartbeating with no
 //! change): `settled`: the group is Stable and every task of its topology is active on
@@ -250,7 +254,7 @@ impl std::fmt::Display for Violation {
     }
 }
 
-pub const RULES: [&str; 8] = [
+pub const RULES: [&str; 9] = [
     "activeOnce",
     "processOnce",
     "standbyApart",
@@ -258,6 +262,7 @@ pub const RULES: [&str; 8] = [
     "assignmentEpochBound",
     "stableOwnsTarget",
     "staleGainsNothing",
+    "stableCoversTopology",
     "settled",
 ];
 
@@ -356,6 +361,7 @@ pub fn check(previous: Option<&Snapshot>, current: &Snapshot) -> Vec<Violation> 
         check_target_placement(g, &mut out);
         check_epoch_bounds(g, &mut out);
         check_stable_members(g, &mut out);
+        check_stable_target(g, &mut out);
         if let Some(p) = previous.get(g.group_id.as_str()) {
             check_progress(p, g, &mut out);
         }
@@ -504,6 +510,36 @@ fn check_stable_members(g: &GroupView, out: &mut Out<'_>) {
                 )
             });
         }
+    }
+}
+
+/// Every task of the topology, in subtopology order.
+/// A Stable group with a ready topology has every task of it in some member's target
+/// (a configuration applied outside a heartbeat must bump the group epoch, PROTOCOL.md).
+/// Walks the targeted tasks, never the claimed task counts.
+fn check_stable_target(g: &GroupView, out: &mut Out<'_>) {
+    if g.state != "Stable" || !g.ready || g.members.iter().all(|m| m.stale) {
+        return;
+    }
+    let mut targeted: BTreeSet<Task> = BTreeSet::new();
+    for m in &g.members {
+        targeted.extend(m.target.active.iter().cloned());
+    }
+    let (missing, sample) = take_topology_tasks(&g.subtopologies, &mut targeted);
+    if missing > 0 {
+        out.push("stableCoversTopology", None, || {
+            let more = missing.saturating_sub(sample.len() as u64);
+            let head = sample.join(", ");
+            let list = if more == 0 {
+                head
+            } else {
+                format!("{head} and {more} more")
+            };
+            format!(
+                "the group is Stable at group epoch {} but task(s) {list} of its ready topology are active in no member's target",
+                g.group_epoch
+            )
+        });
     }
 }
 

@@ -64,9 +64,10 @@ pub struct DescribedGroup {
     #[serde(default, skip_serializing)]
     #[ts(optional = nullable, type = "unknown")]
     pub topology_description_status: Ignored,
-    #[serde(default, skip_serializing)]
-    #[ts(optional = nullable, type = "unknown")]
-    pub assignor_name: Ignored,
+    /// Kafka's (version 1+): the assignor the next target will be computed with; null
+    /// on an error entry.
+    #[serde(default)]
+    pub assignor_name: Option<String>,
 }
 
 fn authorized_operations_omitted() -> i32 {
@@ -210,3 +211,90 @@ impl<'de> Deserialize<'de> for GroupIds {
 }
 
 impl Validate for GroupIds {}
+
+/// A list of names that may also be one name (`deleteTopics("orders")`,
+/// `deleteGroups("app")`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Names(pub Vec<String>);
+
+impl<'de> Deserialize<'de> for Names {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::{value, SeqAccess, Visitor};
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Names;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an array of names or one name")
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Names, E> {
+                Ok(Names(vec![s.to_owned()]))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Names, A::Error> {
+                Vec::deserialize(value::SeqAccessDeserializer::new(seq)).map(Names)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl Validate for Names {}
+
+/// DeleteGroups (API key 42): `groupsNames` is Kafka's field name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DeleteGroupsRequest {
+    pub groups_names: Vec<String>,
+}
+
+impl Validate for DeleteGroupsRequest {}
+
+/// `deleteGroups()`'s argument: an array of group ids, one id, or a request object.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GroupsToDelete(pub Vec<String>);
+
+impl<'de> Deserialize<'de> for GroupsToDelete {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::{value, MapAccess, SeqAccess, Visitor};
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = GroupsToDelete;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an array of group ids, a group id or {groupsNames}")
+            }
+            fn visit_str<E>(self, s: &str) -> Result<GroupsToDelete, E> {
+                Ok(GroupsToDelete(vec![s.to_owned()]))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<GroupsToDelete, A::Error> {
+                Vec::deserialize(value::SeqAccessDeserializer::new(seq)).map(GroupsToDelete)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<GroupsToDelete, A::Error> {
+                DeleteGroupsRequest::deserialize(value::MapAccessDeserializer::new(map))
+                    .map(|r| GroupsToDelete(r.groups_names))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl Validate for GroupsToDelete {}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DeleteGroupsResponse {
+    #[serde(default)]
+    pub throttle_time_ms: i32,
+    #[serde(default, deserialize_with = "list")]
+    pub results: Vec<DeletableGroupResult>,
+}
+
+impl Validate for DeleteGroupsResponse {}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DeletableGroupResult {
+    pub group_id: String,
+    pub error_code: i16,
+    /// Not in Kafka's schema: why the group was not deleted.
+    #[serde(default)]
+    pub error_message: Option<String>,
+}

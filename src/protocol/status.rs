@@ -11,16 +11,19 @@ pub enum StatusCode {
     INCONSISTENT_INTERNAL_TOPICS = 3,
     MISSING_INTERNAL_TOPICS = 4,
     SHUTDOWN_APPLICATION = 5,
+    /// Not in revision 58: the next free code after its 0-5 (Kafka 4.2+ numbers it 5).
+    ASSIGNMENT_DELAYED = 6,
 }
 
 impl StatusCode {
-    pub const ALL: [StatusCode; 6] = [
+    pub const ALL: [StatusCode; 7] = [
         StatusCode::STALE_TOPOLOGY,
         StatusCode::MISSING_SOURCE_TOPICS,
         StatusCode::INCONSISTENT_SOURCE_TOPICS,
         StatusCode::INCONSISTENT_INTERNAL_TOPICS,
         StatusCode::MISSING_INTERNAL_TOPICS,
         StatusCode::SHUTDOWN_APPLICATION,
+        StatusCode::ASSIGNMENT_DELAYED,
     ];
 
     pub fn code(self) -> i8 {
@@ -35,6 +38,7 @@ impl StatusCode {
             StatusCode::INCONSISTENT_INTERNAL_TOPICS => "INCONSISTENT_INTERNAL_TOPICS",
             StatusCode::MISSING_INTERNAL_TOPICS => "MISSING_INTERNAL_TOPICS",
             StatusCode::SHUTDOWN_APPLICATION => "SHUTDOWN_APPLICATION",
+            StatusCode::ASSIGNMENT_DELAYED => "ASSIGNMENT_DELAYED",
         }
     }
 

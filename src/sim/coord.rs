@@ -15,7 +15,7 @@ pub fn advance_to(c: &mut Coordinator, to_ms: i64) -> Vec<Event> {
 /// The group as Describe shows it, if the coordinator knows it.
 pub fn describe(c: &Coordinator, group_id: &str) -> Option<DescribedGroup> {
     c.streams_group(group_id)
-        .map(crate::coordinator::describe::described_group)
+        .map(|g| crate::coordinator::describe::described_group(g, c.assignor_of(group_id)))
 }
 
 /// The coordinator's own snapshot (API.md `snapshot()`).

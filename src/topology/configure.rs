@@ -16,8 +16,11 @@
 //! changelogs of a subtopology that reads one or has a missing source.
 //! Undecided topics are not checked against the cluster's counts (no status 3 for
 //! them) and, when missing, are reported under MISSING_INTERNAL_TOPICS but not created
-//! (`internal_topics_undecided`); internal topics whose count is decided are created
-//! whatever other statuses hold.
+//! (`internal_topics_undecided`). While a source topic is missing (or a regex matches
+//! nothing) internal topics are not looked at at all, as in Kafka's
+//! InternalTopicManager: none is created, compared or reported, so the statuses are
+//! MISSING_SOURCE_TOPICS and INCONSISTENT_SOURCE_TOPICS only. Otherwise internal topics
+//! whose count is decided are created whatever other statuses hold.
 
 use crate::cluster::Cluster;
 use crate::protocol::{
@@ -87,10 +90,18 @@ pub fn configure(
         StatusCode::INCONSISTENT_SOURCE_TOPICS,
         &copartitioned.inconsistent_sources,
     ));
+    // Internal topics wait for the sources (as Kafka's InternalTopicManager): while one
+    // is missing, none is checked, created or reported.
+    let sources_missing = !sources.missing.is_empty() || !sources.unmatched.is_empty();
     let sized = size_subtopologies(&subs, sources, &rep, &copartitioned.unsettled)?;
-    let internal = compare_internal_topics(sized.wanted, sized.undecided, cluster);
-
-    let mut inconsistent_internal = copartitioned.inconsistent_internal;
+    let (internal, mut inconsistent_internal) = if sources_missing {
+        (InternalTopics::default(), Vec::new())
+    } else {
+        (
+            compare_internal_topics(sized.wanted, sized.undecided, cluster),
+            copartitioned.inconsistent_internal,
+        )
+    };
     inconsistent_internal.extend(internal.inconsistent);
     statuses.extend(status(
         StatusCode::INCONSISTENT_INTERNAL_TOPICS,
@@ -477,6 +488,7 @@ fn configured_subtopology(
 }
 
 /// Step 5's result.
+#[derive(Default)]
 struct InternalTopics {
     /// Missing, with a decided count: the coordinator creates these.
     to_create: Vec<ConfiguredInternalTopic>,

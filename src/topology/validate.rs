@@ -27,9 +27,10 @@ pub fn validate(topology: &Topology) -> Result<(), ProtocolError> {
     }
     check_ids(topology)?;
     for s in &topology.subtopologies {
-        check_inputs_and_names(s)?;
+        check_inputs(s)?;
     }
     check_reserved(topology)?;
+    check_topic_names(topology)?;
     for s in &topology.subtopologies {
         check_changelogs(s)?;
         check_copartition_groups(s)?;
@@ -66,8 +67,8 @@ fn check_ids(topology: &Topology) -> Result<(), ProtocolError> {
     Ok(())
 }
 
-/// A subtopology reads something, and every topic name it mentions is valid.
-fn check_inputs_and_names(s: &Subtopology) -> Result<(), ProtocolError> {
+/// A subtopology reads something.
+fn check_inputs(s: &Subtopology) -> Result<(), ProtocolError> {
     let id = &s.subtopology_id;
     if s.source_topics.is_empty()
         && s.source_topic_regex.is_empty()
@@ -77,14 +78,28 @@ fn check_inputs_and_names(s: &Subtopology) -> Result<(), ProtocolError> {
             "Subtopology {id} reads nothing: it has no source topics, source topic regexes or repartition source topics."
         )));
     }
-    for name in topic_names(s) {
-        if let Err(msg) = validate_topic_name(name) {
-            return Err(invalid(format!(
-                "Invalid topic name in subtopology {id}: {msg}"
-            )));
-        }
-    }
     Ok(())
+}
+
+/// Every topic name is valid; all invalid ones are named at once, in Kafka's order
+/// (per subtopology: sources, repartition sinks, repartition sources, changelogs; each
+/// once) and with Kafka's message. A name far beyond the length limit is cut short.
+fn check_topic_names(topology: &Topology) -> Result<(), ProtocolError> {
+    let mut seen = BTreeSet::new();
+    let invalid_names: Vec<String> = topology
+        .subtopologies
+        .iter()
+        .flat_map(topic_names)
+        .filter(|n| seen.insert(*n) && validate_topic_name(n).is_err())
+        .map(|n| crate::protocol::json::truncate(n, 255))
+        .collect();
+    if invalid_names.is_empty() {
+        return Ok(());
+    }
+    Err(invalid(format!(
+        "Topic names {} are not valid topic names.",
+        invalid_names.join(",")
+    )))
 }
 
 /// No Kafka internal topic anywhere in the topology (all of them named at once).

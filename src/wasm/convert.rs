@@ -107,6 +107,20 @@ pub fn decode<T: DeserializeOwned + Validate>(v: &JsValue, what: &str) -> Result
     }
 }
 
+/// Decodes a list of ids or names that may also be one bare id: a JS string that does
+/// not start as JSON text of an array, an object or a string (`[`, `{`, `"`) is the id
+/// itself (`describe("app")`, `deleteTopics("orders")`), not JSON text.
+pub fn decode_ids<T: DeserializeOwned + Validate>(v: &JsValue, what: &str) -> Result<T, JsValue> {
+    if let Some(s) = v.as_string() {
+        let head = s.trim_start();
+        if !(head.starts_with('[') || head.starts_with('{') || head.starts_with('"')) {
+            let quoted = serde_json::Value::String(s).to_string();
+            return decode_str(&quoted, what).map_err(error);
+        }
+    }
+    decode(v, what)
+}
+
 /// Decodes an input that may be absent (undefined or null: `None`).
 pub fn decode_opt<T: DeserializeOwned + Validate>(
     v: &JsValue,

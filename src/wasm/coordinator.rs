@@ -1,14 +1,17 @@
 //! The `Coordinator` class of API.md: each method decodes its input (field-path errors
 //! thrown as JS `Error`s, nothing changed), calls the core, encodes its output.
 
-use super::convert::{decode, decode_opt, error, output, JsResult};
+use super::convert::{decode, decode_ids, decode_opt, error, output, JsResult};
 use crate::cluster::{Acl, CreatableTopic};
 use crate::coordinator::group_config::GroupConfigUpdate;
+use crate::coordinator::group_settings::GroupConfigChange;
 use crate::coordinator::kafka_records::LoadOptions;
 use crate::coordinator::records::Record;
 use crate::coordinator::{Coordinator as Core, RequestContext};
 use crate::protocol::json::{int64, InputError, Validate};
-use crate::protocol::{GroupIds, ListGroupsRequest, StreamsGroupHeartbeatRequest};
+use crate::protocol::{
+    GroupIds, GroupsToDelete, ListGroupsRequest, Names, StreamsGroupHeartbeatRequest,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
@@ -56,6 +59,17 @@ impl Coordinator {
     }
 }
 
+/// A group id argument: a JS string.
+fn group_id(v: &JsValue, what: &str) -> Result<String, JsValue> {
+    v.as_string().ok_or_else(|| {
+        error(crate::protocol::json::InputError::Decode {
+            what: what.to_owned(),
+            path: "groupId".to_owned(),
+            message: "expected a string".to_owned(),
+        })
+    })
+}
+
 pub(crate) fn config(v: &JsValue) -> Result<crate::config::CoordinatorConfig, JsValue> {
     Ok(decode_opt(v, "config")?.unwrap_or_default())
 }
@@ -86,11 +100,20 @@ impl Coordinator {
         output(&self.inner.heartbeat(&req, &ctx))
     }
 
-    /// `describe(groupIds, context?)`: an array of group ids (or `{ groupIds }`).
+    /// `describe(groupIds, context?)`: an array of group ids, one id, or `{ groupIds }`.
     pub fn describe(&mut self, group_ids: JsValue, ctx: JsValue) -> JsResult {
-        let ids = decode::<GroupIds>(&group_ids, "describe")?.0;
+        let ids = decode_ids::<GroupIds>(&group_ids, "describe")?.0;
         let ctx = self.ctx(&ctx)?;
         output(&self.inner.describe(&ids, &ctx))
+    }
+
+    /// `deleteGroups(groupIds, context?)`: an array of group ids, one id, or
+    /// `{ groupsNames }` (Kafka's DeleteGroups).
+    #[wasm_bindgen(js_name = deleteGroups)]
+    pub fn delete_groups(&mut self, group_ids: JsValue, ctx: JsValue) -> JsResult {
+        let ids = decode_ids::<GroupsToDelete>(&group_ids, "deleteGroups")?.0;
+        let ctx = self.ctx(&ctx)?;
+        output(&self.inner.delete_groups(&ids, &ctx))
     }
 
     #[wasm_bindgen(js_name = listGroups)]
@@ -170,7 +193,7 @@ impl Coordinator {
 
     #[wasm_bindgen(js_name = deleteTopics)]
     pub fn delete_topics(&mut self, names: JsValue) -> JsResult {
-        let names: Vec<String> = decode(&names, "deleteTopics")?;
+        let names = decode_ids::<Names>(&names, "deleteTopics")?.0;
         let out = self.inner.delete_topics(&names);
         output(&out)
     }
@@ -199,13 +222,28 @@ impl Coordinator {
         Ok(())
     }
 
-    /// Changes the assignment-relevant group configs (a record; each streams group
-    /// bumps its group epoch on its next heartbeat). Returns the configs now in force.
+    /// `setGroupConfig(config)`: the coordinator's assignment configs, for every group
+    /// (returns the configs now in force); `setGroupConfig(groupId, config)`: one
+    /// group's own configs, as Kafka's group configs (returns Kafka's error code and
+    /// message and the group's configs). Either is a record; a change of what the
+    /// assignment reads bumps a group epoch on the group's next heartbeat.
     #[wasm_bindgen(js_name = setGroupConfig)]
-    pub fn set_group_config(&mut self, config: JsValue) -> JsResult {
-        let update: GroupConfigUpdate = decode(&config, "group config")?;
-        let now = self.inner.set_group_config(&update).map_err(error)?;
-        output(&now)
+    pub fn set_group_config(&mut self, first: JsValue, config: JsValue) -> JsResult {
+        if config.is_undefined() {
+            let update: GroupConfigUpdate = decode(&first, "group config")?;
+            let now = self.inner.set_group_config(&update).map_err(error)?;
+            return output(&now);
+        }
+        let group_id = group_id(&first, "setGroupConfig")?;
+        let change: GroupConfigChange = decode(&config, "group config")?;
+        output(&self.inner.set_group_config_for(&group_id, &change))
+    }
+
+    /// The configs `groupId` uses: its own over the coordinator's, and which it sets.
+    #[wasm_bindgen(js_name = describeGroupConfig)]
+    pub fn describe_group_config(&self, group: JsValue) -> JsResult {
+        let group_id = group_id(&group, "describeGroupConfig")?;
+        output(&self.inner.group_settings(&group_id))
     }
 
     /// The assignment-relevant group configs in force.

@@ -3,7 +3,7 @@
 use crate::protocol::json::InputError;
 use crate::sim::scenario::{Action, NewTopic, ProcessSpec, RestartChanges, Scenario};
 use crate::sim::{presets, Simulation as CoreSimulation};
-use crate::wasm::convert::{decode, decode_opt, error, output, JsResult};
+use crate::wasm::convert::{decode, decode_ids, decode_opt, error, output, JsResult};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -130,7 +130,7 @@ impl Simulation {
 
     #[wasm_bindgen(js_name = deleteTopics)]
     pub fn delete_topics(&mut self, names: JsValue) -> JsResult {
-        let names: Vec<String> = decode(&names, "names")?;
+        let names = decode_ids::<crate::protocol::Names>(&names, "names")?.0;
         output(
             &self
                 .inner

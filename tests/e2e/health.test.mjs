@@ -31,7 +31,7 @@ test("health badges hold at every step of the rolling bounce", async () => {
   assert.ok(steps > 10, `${steps} steps`);
   for (let i = 0; i <= steps; i++) {
     const b = await badges(page);
-    assert.equal(b.length, 7, `step ${i}: ${b.length} badges`);
+    assert.equal(b.length, 8, `step ${i}: ${b.length} badges`);
     const broken = b.filter((x) => !x.ok);
     assert.deepEqual(broken, [], `step ${i}`);
     await page.keyboard.press("ArrowRight");

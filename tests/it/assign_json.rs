@@ -137,7 +137,7 @@ fn bad_specs_name_the_field() {
         ),
         (
             json!({"colour": "blue"}),
-            "invalid config: colour: unknown field, expected one of `assignor`, `heartbeatIntervalMs`, `sessionTimeoutMs`, `numStandbyReplicas`, `acceptableRecoveryLag`, `maxWarmupReplicas`, `taskOffsetIntervalMs`, `groupMaxSize`, `internalTopicReplicationFactor`, `seed`, `rebalanceTimeoutEnabled`, `internalTopicCreationDelayMs`, `internalTopicCreationBackoffMs`, `defaultReplicationFactor`, `maxStateBytes`",
+            "invalid config: colour: unknown field, expected one of `assignor`, `heartbeatIntervalMs`, `sessionTimeoutMs`, `numStandbyReplicas`, `acceptableRecoveryLag`, `maxWarmupReplicas`, `taskOffsetIntervalMs`, `groupMaxSize`, `internalTopicReplicationFactor`, `seed`, `rebalanceTimeoutEnabled`, `internalTopicCreationDelayMs`, `internalTopicCreationBackoffMs`, `defaultReplicationFactor`, `initialRebalanceDelayMs`, `minSessionTimeoutMs`, `maxSessionTimeoutMs`, `minHeartbeatIntervalMs`, `maxHeartbeatIntervalMs`, `maxStandbyReplicas`, `maxWarmupReplicasLimit`, `maxStateBytes`",
         ),
     ];
     for (config, expected) in config_cases {

@@ -367,10 +367,12 @@ fn a_process_never_holds_a_task_twice_and_an_active_task_has_one_owner() {
     let (s, p) = held.iter().next().map(|(s, p)| (s.to_owned(), p)).unwrap();
     // Another member of the same process may not take it in any role.
     for role in Role::ALL {
-        assert!(!g.is_free("b", role, &s, p), "{role:?}");
+        assert!(!g.is_free("b", role, &s, p, false), "{role:?}");
     }
     // A member of another process may hold a standby or warm-up copy, not the active task.
-    assert!(!g.is_free("x", Role::Active, &s, p));
-    assert!(g.is_free("x", Role::Standby, &s, p));
-    assert!(g.is_free("x", Role::Warmup, &s, p));
+    assert!(!g.is_free("x", Role::Active, &s, p, false));
+    assert!(g.is_free("x", Role::Standby, &s, p, false));
+    assert!(g.is_free("x", Role::Warmup, &s, p, false));
+    // An in-place promotion ignores only the member's own holding, never another owner's.
+    assert!(!g.is_free("x", Role::Active, &s, p, true));
 }

@@ -1,7 +1,7 @@
 //! Property tests over random histories (issue 6): processes join, heartbeat, lose
 //! responses, send stale owned lists, leave, crash, restart static or dynamic, get
 //! redeployed with new topology epochs (and send invalid ones); topics come and go;
-//! time moves. After every step the invariant checker must find nothing; after a
+//! the group's own configs change and the group is deleted when empty; time moves. After every step the invariant checker must find nothing; after a
 //! settling phase the group must be Stable with every task active exactly once; and a
 //! coordinator rebuilt from `records()` at a random step answers the rest of the
 //! history exactly as the original. Both assignors, with and without standbys.
@@ -79,4 +79,29 @@ fn failover_keeps_events_waiting_for_advance_time() {
         static_member: false,
     };
     run("sticky", 0, &[start.clone(), start], Some(1));
+}
+
+/// A group's own assignor, set before a fail-over and not yet bumped for: the rebuilt
+/// coordinator took the recorded hash for one with no bump due (the adoption of older
+/// logs' hashes), so it answered one epoch behind the original.
+#[test]
+fn failover_keeps_a_bump_due_for_a_groups_own_config() {
+    let start = |slot| Op::Start {
+        slot,
+        static_member: false,
+    };
+    let ops = [
+        start(3),
+        start(3),
+        start(0),
+        Op::Heartbeat { slot: 0 },
+        Op::GroupConfig { which: 3 },
+        Op::Heartbeat { slot: 1 },
+        Op::Advance { ms: 100 },
+        Op::Leave { slot: 0 },
+        Op::BadJoin {
+            kind: BadTopology::Skip,
+        },
+    ];
+    run("highly_available", 0, &ops, Some(5));
 }

@@ -183,6 +183,27 @@ fn a_stale_member_gaining_a_task_is_reported() {
 }
 
 #[test]
+fn a_stable_group_with_an_empty_target_for_a_ready_topology_is_reported() {
+    // What a configuration applied without a group epoch bump used to leave behind.
+    let s = snapshot(3, 3, "Stable", 2, &[m("a", "p1", 3, &[])]);
+    let v = check(None, &s);
+    assert_eq!(rules(&v), vec!["stableCoversTopology"], "{v:?}");
+    assert!(
+        v[0].message
+            .contains("task(s) 0_0, 0_1 of its ready topology"),
+        "{}",
+        v[0].message
+    );
+    // Not while Assigning, and not when every member is stale.
+    let s = snapshot(4, 3, "Assigning", 2, &[m("a", "p1", 3, &[])]);
+    assert_eq!(check(None, &s), vec![]);
+    let mut stale = m("a", "p1", 3, &[]);
+    stale.stale = true;
+    let s = snapshot(3, 3, "Stable", 2, &[stale]);
+    assert_eq!(check(None, &s), vec![]);
+}
+
+#[test]
 fn an_unsettled_group_is_reported() {
     let s = snapshot(3, 3, "Reconciling", 3, &[m("a", "p1", 3, &[0])]);
     let v = check_settled(&s);

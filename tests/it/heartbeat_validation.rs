@@ -304,7 +304,7 @@ fn broken_topologies() -> Vec<(&'static str, Value, &'static str)> {
         (
             "topic name too long",
             json!([{"subtopologyId": "0", "sourceTopics": ["x".repeat(250)]}]),
-            "249",
+            "xxxxxxxxxx are not valid topic names.",
         ),
         (
             "topic name ..",

@@ -65,7 +65,7 @@ fn rebuilt(w: &World) -> Coordinator {
 }
 
 fn round_trip(standbys: u32, ops: &[h::Op]) {
-    let mut w = World::new(h::config("sticky", standbys), None);
+    let mut w = World::with_mode(h::config("sticky", standbys), None, h::Mode::default());
     for op in ops {
         w.apply(op);
     }

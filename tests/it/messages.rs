@@ -139,6 +139,13 @@ fn coordinator_config_round_trips() {
         internal_topic_creation_backoff_ms: 2000,
         default_replication_factor: 1,
         max_state_bytes: 1 << 20,
+        initial_rebalance_delay_ms: 3000,
+        min_session_timeout_ms: 1000,
+        max_session_timeout_ms: 90_000,
+        min_heartbeat_interval_ms: 100,
+        max_heartbeat_interval_ms: 20_000,
+        max_standby_replicas: 3,
+        max_warmup_replicas_limit: 10,
     };
     round_trip(&config, "config");
 }
@@ -436,7 +443,9 @@ fn error_and_status_codes_carry_kafkas_numbers() {
         ("TOPIC_AUTHORIZATION_FAILED", 29),
         ("GROUP_AUTHORIZATION_FAILED", 30),
         ("CLUSTER_AUTHORIZATION_FAILED", 31),
+        ("INVALID_CONFIG", 40),
         ("INVALID_REQUEST", 42),
+        ("NON_EMPTY_GROUP", 68),
         ("GROUP_ID_NOT_FOUND", 69),
         ("GROUP_MAX_SIZE_REACHED", 81),
         ("FENCED_INSTANCE_ID", 82),
@@ -462,6 +471,7 @@ fn error_and_status_codes_carry_kafkas_numbers() {
         "INCONSISTENT_INTERNAL_TOPICS",
         "MISSING_INTERNAL_TOPICS",
         "SHUTDOWN_APPLICATION",
+        "ASSIGNMENT_DELAYED",
     ];
     for (i, name) in statuses.iter().enumerate() {
         let s = StatusCode::from_code(i as i8).expect("status");
@@ -471,7 +481,7 @@ fn error_and_status_codes_carry_kafkas_numbers() {
             i.to_string()
         );
     }
-    assert_eq!(StatusCode::from_code(6), None);
+    assert_eq!(StatusCode::from_code(7), None);
 }
 
 /// A coordinator after some history: two members of a stateful group with offsets

@@ -231,6 +231,11 @@ fn rolling_bounce_follows_the_seed_example() {
 fn scale_out_ends_two_tasks_per_process() {
     let (_, frames) = run("scale-out");
     assert_never_doubly_owned(&frames);
+    // The new group's first assignment waits for the 3 s initial rebalance delay.
+    let early = at(&frames, 2_999);
+    assert_eq!(group(early).group_state, "Assigning");
+    assert_eq!(group(early).assignment_epoch, 0);
+    assert!(running_by_process(early).values().all(|t| t.is_empty()));
     let f = at(&frames, 14_999);
     assert_stable(f);
     assert_eq!(active_by_process(f)["A"], all_tasks(8));

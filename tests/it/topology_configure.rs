@@ -172,7 +172,7 @@ fn statuses() {
             ],
         ),
         (
-            "all four: a repartition topic's count waits for its missing upstream source",
+            "internal topics wait while a source is missing: external statuses only",
             json!([
                 {"subtopologyId": "0", "sourceTopics": ["gone"], "repartitionSinkTopics": ["r"]},
                 {"subtopologyId": "1", "repartitionSourceTopics": [{"name": "r"}], "stateChangelogTopics": [{"name": "r-store-changelog"}]},
@@ -184,8 +184,22 @@ fn statuses() {
             vec![
                 (StatusCode::MISSING_SOURCE_TOPICS, "Source topics gone are missing."),
                 (StatusCode::INCONSISTENT_SOURCE_TOPICS, "Following topics do not have the same number of partitions: [{left=1, right=2}]"),
+            ],
+        ),
+        (
+            "three at once once the source exists: a repartition topic's count waits for an inconsistent group",
+            json!([
+                {"subtopologyId": "0", "sourceTopics": ["up"], "repartitionSinkTopics": ["r"]},
+                {"subtopologyId": "1", "repartitionSourceTopics": [{"name": "r"}], "stateChangelogTopics": [{"name": "r-store-changelog"}]},
+                {"subtopologyId": "2", "sourceTopics": ["left", "right"], "copartitionGroups": [{"sourceTopics": [0, 1]}],
+                 "stateChangelogTopics": [{"name": "join-changelog"}]},
+                {"subtopologyId": "3", "sourceTopics": ["in"], "stateChangelogTopics": [{"name": "wrong-changelog"}, {"name": "new-changelog"}]}
+            ]),
+            vec![("up", 2), ("left", 1), ("right", 2), ("in", 3), ("wrong-changelog", 1)],
+            vec![
+                (StatusCode::INCONSISTENT_SOURCE_TOPICS, "Following topics do not have the same number of partitions: [{left=1, right=2}]"),
                 (StatusCode::INCONSISTENT_INTERNAL_TOPICS, "Existing topic wrong-changelog has different number of partitions: expected 3, found 1."),
-                (StatusCode::MISSING_INTERNAL_TOPICS, "Internal topics are missing: join-changelog, new-changelog, r, r-store-changelog. Partition counts of join-changelog, r, r-store-changelog are not known while the source topics they depend on are missing or inconsistent, so they are not created yet."),
+                (StatusCode::MISSING_INTERNAL_TOPICS, "Internal topics are missing: join-changelog, new-changelog, r, r-store-changelog. Partition counts of join-changelog are not known while the source topics they depend on are missing or inconsistent, so they are not created yet."),
             ],
         ),
     ];
@@ -206,30 +220,47 @@ fn statuses() {
 
 #[test]
 fn only_internal_topics_with_a_decided_count_are_created_alongside_other_statuses() {
-    // The "all four" row above: new-changelog (subtopology 3, input `in` = 3) is
-    // created now; r (upstream source missing), r-store-changelog (reads r) and
-    // join-changelog (inconsistent copartition group) wait.
-    let c = configured(
-        json!([
-            {"subtopologyId": "0", "sourceTopics": ["gone"], "repartitionSinkTopics": ["r"]},
-            {"subtopologyId": "1", "repartitionSourceTopics": [{"name": "r"}], "stateChangelogTopics": [{"name": "r-store-changelog"}]},
-            {"subtopologyId": "2", "sourceTopics": ["left", "right"], "copartitionGroups": [{"sourceTopics": [0, 1]}],
-             "stateChangelogTopics": [{"name": "join-changelog"}]},
-            {"subtopologyId": "3", "sourceTopics": ["in"], "stateChangelogTopics": [{"name": "wrong-changelog"}, {"name": "new-changelog"}]}
-        ]),
-        &cluster(&[("left", 1), ("right", 2), ("in", 3), ("wrong-changelog", 1)]),
-    );
+    // The "three at once" row above: r and r-store-changelog (sized by `up`) and
+    // new-changelog (subtopology 3, input `in` = 3) are created now; join-changelog
+    // (inconsistent copartition group) waits.
+    let subs = json!([
+        {"subtopologyId": "0", "sourceTopics": ["up"], "repartitionSinkTopics": ["r"]},
+        {"subtopologyId": "1", "repartitionSourceTopics": [{"name": "r"}], "stateChangelogTopics": [{"name": "r-store-changelog"}]},
+        {"subtopologyId": "2", "sourceTopics": ["left", "right"], "copartitionGroups": [{"sourceTopics": [0, 1]}],
+         "stateChangelogTopics": [{"name": "join-changelog"}]},
+        {"subtopologyId": "3", "sourceTopics": ["in"], "stateChangelogTopics": [{"name": "wrong-changelog"}, {"name": "new-changelog"}]}
+    ]);
+    let topics = [
+        ("up", 2),
+        ("left", 1),
+        ("right", 2),
+        ("in", 3),
+        ("wrong-changelog", 1),
+    ];
+    let c = configured(subs.clone(), &cluster(&topics));
     let made: Vec<(&str, i32)> = c
         .internal_topics_to_create
         .iter()
         .map(|t| (t.name.as_str(), t.partitions))
         .collect();
-    assert_eq!(made, [("new-changelog", 3)]);
     assert_eq!(
-        c.internal_topics_undecided,
-        ["join-changelog", "r", "r-store-changelog"]
+        made,
+        [("new-changelog", 3), ("r", 2), ("r-store-changelog", 2)]
     );
+    assert_eq!(c.internal_topics_undecided, ["join-changelog"]);
     assert!(c.subtopologies.is_empty());
+    // Without `up`, internal topics wait for it: none is created or reported.
+    let c = configured(subs, &cluster(&topics[1..]));
+    assert!(c.internal_topics_to_create.is_empty());
+    assert!(c.internal_topics_undecided.is_empty());
+    let codes: Vec<StatusCode> = c.statuses.iter().map(|s| s.code).collect();
+    assert_eq!(
+        codes,
+        [
+            StatusCode::MISSING_SOURCE_TOPICS,
+            StatusCode::INCONSISTENT_SOURCE_TOPICS
+        ]
+    );
 }
 
 #[test]
@@ -411,10 +442,9 @@ fn kafka_internal_topic_manager_missing_source_topic() {
         kafka_internal_topic_manager_topology(),
         &cluster(&[("source_topic1", 2)]),
     );
-    // Both statuses that hold are reported. subtopology1's changelog is sized by
-    // source_topic1 alone, so it is created now; the repartition topic is copartitioned
-    // with the missing source_topic2 and subtopology2's changelog is sized by it, so
-    // their counts are not decided and they are not created.
+    // As Kafka's testConfigureTopicsSetsConfigurationExceptionWhenSourceTopicIsMissing:
+    // MISSING_SOURCE_TOPICS only; no internal topic is created or reported, not even
+    // subtopology1's changelog, whose count source_topic1 alone decides.
     let got: Vec<(StatusCode, &str)> = c
         .statuses
         .iter()
@@ -422,27 +452,13 @@ fn kafka_internal_topic_manager_missing_source_topic() {
         .collect();
     assert_eq!(
         got,
-        [
-            (
-                StatusCode::MISSING_SOURCE_TOPICS,
-                "Source topics source_topic2 are missing."
-            ),
-            (
-                StatusCode::MISSING_INTERNAL_TOPICS,
-                "Internal topics are missing: repartition_topic, state_changelog_topic1, state_changelog_topic2. Partition counts of repartition_topic, state_changelog_topic2 are not known while the source topics they depend on are missing or inconsistent, so they are not created yet."
-            ),
-        ]
+        [(
+            StatusCode::MISSING_SOURCE_TOPICS,
+            "Source topics source_topic2 are missing."
+        )]
     );
-    let made: Vec<(&str, i32)> = c
-        .internal_topics_to_create
-        .iter()
-        .map(|t| (t.name.as_str(), t.partitions))
-        .collect();
-    assert_eq!(made, [("state_changelog_topic1", 2)]);
-    assert_eq!(
-        c.internal_topics_undecided,
-        ["repartition_topic", "state_changelog_topic2"]
-    );
+    assert!(c.internal_topics_to_create.is_empty());
+    assert!(c.internal_topics_undecided.is_empty());
     assert!(c.subtopologies.is_empty());
 }
 

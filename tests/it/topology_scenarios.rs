@@ -398,10 +398,11 @@ fn rebuilt_from_records_answers_the_same() {
     assert_eq!(c.cluster, rebuilt.cluster);
 }
 
-/// Statuses 1 to 4 at once (PROTOCOL.md §1.3: every status that holds, in code
-/// order): `r`'s count waits for its missing upstream source, `join-changelog` for an
-/// inconsistent copartition group; `new-changelog`'s count is decided, so it is
-/// created while the other statuses hold. Then each is cleared.
+/// Every status that holds, in code order (PROTOCOL.md §1.3). While the source `gone`
+/// is missing, internal topics wait for it (§5.5): statuses 1 and 2 only, nothing
+/// created. Once it exists, 2, 3 and 4 hold: `join-changelog` waits for an
+/// inconsistent copartition group, the topics whose counts are decided are created
+/// meanwhile. Then each is cleared.
 #[test]
 fn every_status_that_holds_is_sent_in_code_order() {
     let mut c = Coordinator::new(CoordinatorConfig::default());
@@ -418,39 +419,58 @@ fn every_status_that_holds_is_sent_in_code_order() {
     ]));
     let mut m = Client::new("app", "m1", t);
     let r = m.heartbeat(&mut c);
-    let waiting = "Partition counts of join-changelog, r, r-store-changelog are not known while the source topics they depend on are missing or inconsistent, so they are not created yet.";
     assert_eq!(
         statuses(&r),
         [
             (1, "Source topics gone are missing.".to_owned()),
-            (2, "Following topics do not have the same number of partitions: [{left=1, right=2}]".to_owned()),
-            (3, "Existing topic wrong-changelog has different number of partitions: expected 3, found 1.".to_owned()),
-            (4, format!("Internal topics are missing: join-changelog, new-changelog, r, r-store-changelog. Creation of new-changelog requested (attempt 1), completes at 0 ms. {waiting}")),
+            (
+                2,
+                "Following topics do not have the same number of partitions: [{left=1, right=2}]"
+                    .to_owned()
+            ),
         ]
     );
     assert_eq!(state(&mut c, "app"), "NotReady");
     let ev = c.advance_time(0).unwrap();
+    assert!(
+        ev.is_empty(),
+        "nothing is created while a source is missing: {ev:?}"
+    );
+    assert!(c.cluster.topic("new-changelog").is_none());
+    // The source appears: 2, 3 and 4 hold; the decided internal topics are created.
+    topic(&mut c, "gone", 2);
+    let r = m.heartbeat(&mut c);
+    let waiting = "Partition counts of join-changelog are not known while the source topics they depend on are missing or inconsistent, so they are not created yet.";
+    assert_eq!(
+        statuses(&r),
+        [
+            (2, "Following topics do not have the same number of partitions: [{left=1, right=2}]".to_owned()),
+            (3, "Existing topic wrong-changelog has different number of partitions: expected 3, found 1.".to_owned()),
+            (4, format!("Internal topics are missing: join-changelog, new-changelog, r, r-store-changelog. Creation of new-changelog, r, r-store-changelog requested (attempt 1), completes at 0 ms. {waiting}")),
+        ]
+    );
+    let ev = c.advance_time(0).unwrap();
     assert_eq!(
         ev.iter().map(|e| e.detail.as_str()).collect::<Vec<_>>(),
-        ["Created internal topics new-changelog."]
+        ["Created internal topics new-changelog, r, r-store-changelog."]
     );
     assert_eq!(c.cluster.partitions("new-changelog"), Some(3));
-    assert!(c.cluster.topic("r").is_none() && c.cluster.topic("join-changelog").is_none());
+    assert_eq!(c.cluster.partitions("r"), Some(2));
+    assert!(c.cluster.topic("join-changelog").is_none());
     // Nothing left to create: status 4 lists only what waits for a decided count.
     let r = m.heartbeat(&mut c);
-    assert_eq!(codes(&r), [1, 2, 3, 4]);
+    assert_eq!(codes(&r), [2, 3, 4]);
     assert_eq!(
-        statuses(&r)[3].1,
-        format!("Internal topics are missing: join-changelog, r, r-store-changelog. {waiting}")
+        statuses(&r)[2].1,
+        format!("Internal topics are missing: join-changelog. {waiting}")
     );
-    // The source appears and the group agrees: 1 and 2 clear, everything can be created.
-    topic(&mut c, "gone", 2);
+    // The group agrees and the wrong changelog goes: everything can be created.
     assert_eq!(c.create_partitions("left", 2).error_code, ErrorCode::NONE);
     assert!(c.delete_topic("wrong-changelog"));
     let r = m.heartbeat(&mut c);
     assert_eq!(
         statuses(&r),
-        [(4, "Internal topics are missing: join-changelog, r, r-store-changelog, wrong-changelog. Creation of join-changelog, r, r-store-changelog, wrong-changelog requested (attempt 1), completes at 0 ms.".to_owned())]
+        [(4, "Internal topics are missing: join-changelog, wrong-changelog. Creation of join-changelog, wrong-changelog requested (attempt 1), completes at 0 ms.".to_owned())]
     );
     c.advance_time(0).unwrap();
     until_stable(&mut c, &mut m);

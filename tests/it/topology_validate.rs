@@ -54,19 +54,34 @@ fn invalid_topologies() {
         ),
         (
             json!([{"subtopologyId": "1", "sourceTopics": ["a b"]}]),
-            "Invalid topic name in subtopology 1: Topic name \"a b\" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'".to_owned(),
+            "Topic names a b are not valid topic names.".to_owned(),
         ),
         (
             json!([{"subtopologyId": "1", "sourceTopics": ["a"], "repartitionSinkTopics": [".."]}]),
-            "Invalid topic name in subtopology 1: Topic name cannot be \".\" or \"..\"".to_owned(),
+            "Topic names .. are not valid topic names.".to_owned(),
         ),
         (
             json!([{"subtopologyId": "1", "sourceTopics": ["a"], "stateChangelogTopics": [{"name": ""}]}]),
-            "Invalid topic name in subtopology 1: Topic name is illegal, it can't be empty".to_owned(),
+            "Topic names  are not valid topic names.".to_owned(),
         ),
         (
             json!([{"subtopologyId": "1", "sourceTopics": [long]}]),
-            format!("Invalid topic name in subtopology 1: Topic name is illegal, it can't be longer than 249 characters, topic name: {}...", "x".repeat(60)),
+            format!("Topic names {long} are not valid topic names."),
+        ),
+        // Kafka's KafkaApisTest: every invalid name of the topology, in its order, at once.
+        (
+            json!([{"subtopologyId": "subtopology", "sourceTopics": ["a "], "repartitionSinkTopics": ["b?"],
+                    "repartitionSourceTopics": [{"name": "c!"}], "stateChangelogTopics": [{"name": "d/"}]}]),
+            "Topic names a ,b?,c!,d/ are not valid topic names.".to_owned(),
+        ),
+        (
+            json!([{"subtopologyId": "1", "sourceTopics": ["ok", "a:b"], "repartitionSinkTopics": ["r"]},
+                   {"subtopologyId": "2", "repartitionSourceTopics": [{"name": "r"}], "sourceTopics": ["a:b", "x y"]}]),
+            "Topic names a:b,x y are not valid topic names.".to_owned(),
+        ),
+        (
+            json!([{"subtopologyId": "1", "sourceTopics": [format!("{long}{long}")]}]),
+            format!("Topic names {}... are not valid topic names.", "x".repeat(255)),
         ),
         (
             json!([{"subtopologyId": "1", "sourceTopics": ["__transaction_state", "__consumer_offsets"]}]),

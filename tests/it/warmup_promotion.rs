@@ -107,15 +107,22 @@ fn a_warm_up_that_caught_up_moves_its_task_with_revocation_first() {
         "no bump without a caught-up warm-up"
     );
 
-    // Caught up: one bump in this very request; b drops its warm-ups at once but gets
-    // nothing active while a still owns the tasks.
+    // Caught up: one bump in this very request; b keeps its warm-ups (they are promoted
+    // in place later, PROTOCOL.md §4.2) and gets nothing active while a still owns the
+    // tasks.
     let mut req = b.request();
     req.task_offsets = Some(offsets(&warm, END - LAG));
     let r = c.heartbeat(&req, &ctx());
     b.absorb(&r);
     assert_eq!(group_epoch(&mut c), epoch + 1);
-    assert_eq!(r.warmup_tasks.as_deref().map(partitions_of), Some(vec![]));
+    assert_eq!(partitions_of(&b.warmup), warm, "still warming up");
     assert_eq!(b.active_partitions(), Vec::<i32>::new());
+    let held = &c.streams_group("app").unwrap().members["b"].current;
+    assert_eq!(held.state.name(), "UnreleasedTasks");
+    assert!(
+        held.pending_revocation.is_empty(),
+        "a warm-up to promote is not revoked"
+    );
     let d = c.describe(&["app".to_owned()], &ctx()).groups.remove(0);
     let bd = d.members.iter().find(|m| m.member_id == "b").unwrap();
     assert_eq!(partitions_of(&bd.target_assignment.active_tasks), warm);

@@ -103,6 +103,14 @@ fn state(c: &Coordinator) -> String {
     format!("{}\n{}", stringify(&s), stringify(&r))
 }
 
+/// A string that `describe` and `deleteTopics` take as one id (not JSON text).
+fn bare_id(v: &JsValue) -> bool {
+    v.as_string().is_some_and(|s| {
+        let head = s.trim_start();
+        !(head.starts_with('[') || head.starts_with('{') || head.starts_with('"'))
+    })
+}
+
 fn must_throw(what: &str, out: Result<JsValue, JsValue>, seen: &mut usize) {
     match out {
         Ok(v) => panic!(
@@ -148,6 +156,15 @@ fn a_thousand_malformed_inputs_then_good_requests_answer_as_on_a_fresh_coordinat
                 c.heartbeat(JsValue::from_str(JOIN), js(r#"{"nowMs":-1}"#)),
                 &mut thrown_count,
             ),
+            // A bare string is one group id or topic name there, not JSON text.
+            2 | 4 if bare_id(&bad) => {
+                let out = if i % 12 == 2 {
+                    c.describe(bad, good_ctx.clone())
+                } else {
+                    c.delete_topics(bad)
+                };
+                assert!(out.is_ok(), "a bare id is accepted");
+            }
             2 => must_throw(
                 "describe",
                 c.describe(bad, good_ctx.clone()),

@@ -28,18 +28,45 @@ impl Coordinator {
             bump = self.warmup_promotion_due(gid, member_id, offsets_changed);
         }
         self.commit_group_epoch(gid, member_id, bump, plan.req.shutdown_application)?;
+        if plan.member.is_new {
+            self.start_initial_delay(gid);
+        }
         let may_create = self.request_internal_topics(gid, principal);
 
-        // A new target when the group epoch is ahead.
+        // A new target when the group epoch is ahead (and no initial delay holds it).
+        let now = self.now_ms;
         if self
             .groups
             .get(gid)
-            .is_some_and(|g| g.group_epoch > g.assignment_epoch)
+            .is_some_and(|g| g.group_epoch > g.assignment_epoch && !g.assignment_delayed(now))
         {
             self.update_target(gid);
         }
         self.reconcile(gid, member_id, plan.reported.as_ref())?;
         Ok(may_create)
+    }
+
+    /// The first member of a new or emptied group starts the initial rebalance delay
+    /// (Kafka's `streams.initial.rebalance.delay.ms`, PROTOCOL.md §4.1): the first
+    /// target waits for it, so members joining meanwhile share one computation.
+    fn start_initial_delay(&mut self, gid: &str) {
+        let delay = self.initial_delay_of(gid);
+        let Some(g) = self.groups.get(gid) else {
+            return;
+        };
+        if delay <= 0 || g.members.len() != 1 || g.initial_rebalance_deadline_ms.is_some() {
+            return;
+        }
+        let value = TargetAssignmentMetadataValue {
+            assignment_epoch: g.assignment_epoch,
+            initial_rebalance_deadline_ms: Some(self.now_ms.saturating_add(i64::from(delay))),
+        };
+        self.write(
+            RecordKey::TargetAssignmentMetadata {
+                group_id: gid.to_owned(),
+            },
+            Some(RecordValue::TargetAssignmentMetadata(value)),
+        );
     }
 
     /// Records a new topology (which bumps the group epoch: returns true).
@@ -118,12 +145,20 @@ impl Coordinator {
                 Some(RecordValue::TargetAssignmentMember(target_value(target))),
             );
         }
+        // The new member id's commits for the tasks it takes over count from the group's
+        // assignment epoch (the old instance's epochs are not carried over).
+        let assignment_epoch = self.groups.get(gid).map_or(0, |g| g.assignment_epoch);
+        let mut active_epochs = crate::coordinator::member::TaskEpochs::new();
+        if !t.assigned.active.is_empty() {
+            active_epochs.insert(assignment_epoch, t.assigned.active.clone());
+        }
         let taken_over = CurrentAssignment {
             member_epoch: 0,
             previous_member_epoch: 0,
             state: MemberState::Stable,
             assigned: t.assigned.clone(),
             pending_revocation: TasksTuple::default(),
+            active_epochs,
         };
         self.write(
             RecordKey::CurrentMemberAssignment {
@@ -153,7 +188,7 @@ impl Coordinator {
             ),
             None => return Err(not_found(gid)),
         };
-        bump |= configured_hash ^ self.assignment_config_hash != metadata_hash;
+        bump |= configured_hash ^ self.config_hash_of(gid) != metadata_hash;
         let new_requester = if shutdown_application && requester.is_none() {
             Some(member_id.to_owned())
         } else {
@@ -224,10 +259,10 @@ impl Coordinator {
                 target_epoch,
                 target,
                 owned,
-                |role, s, p| g.is_free(member_id, role, s, p),
+                |role, s, p, in_place| g.is_free(member_id, role, s, p, in_place),
             );
         }
-        let timers = self.next_timers(m, next_current.as_ref());
+        let timers = self.next_timers(gid, m, next_current.as_ref());
         let timers_changed = timers != m.timers;
         self.write_member_state(
             gid,
@@ -241,10 +276,15 @@ impl Coordinator {
     /// The member's timers after a heartbeat: a new session deadline; a rebalance
     /// deadline armed when it starts revoking tasks for a new epoch, cleared once it
     /// revoked them.
-    fn next_timers(&self, m: &StreamsMember, next: Option<&CurrentAssignment>) -> MemberTimers {
+    fn next_timers(
+        &self,
+        gid: &str,
+        m: &StreamsMember,
+        next: Option<&CurrentAssignment>,
+    ) -> MemberTimers {
         let now = self.now_ms;
         let mut timers = m.timers.clone();
-        timers.session_deadline_ms = now.saturating_add(i64::from(self.config.session_timeout_ms));
+        timers.session_deadline_ms = now.saturating_add(i64::from(self.session_timeout_of(gid)));
         if let Some(n) = next {
             if n.state == MemberState::UnrevokedTasks {
                 let rearm = m.current.state != MemberState::UnrevokedTasks

@@ -22,8 +22,8 @@ impl Coordinator {
         Ok(StreamsGroupHeartbeatResponse {
             member_id: Some(member_id),
             member_epoch: req.member_epoch,
-            heartbeat_interval_ms: self.config.heartbeat_interval_ms,
-            acceptable_recovery_lag: self.config.acceptable_recovery_lag,
+            heartbeat_interval_ms: self.heartbeat_interval_of(&req.group_id),
+            acceptable_recovery_lag: self.recovery_lag_of(&req.group_id),
             task_offset_interval_ms: self.config.task_offset_interval_ms,
             status: Some(self.leave_status(&req.group_id)),
             ..Default::default()
@@ -85,6 +85,12 @@ impl Coordinator {
                 state: MemberState::Stable,
                 assigned: m.current.assigned.clone(),
                 pending_revocation: TasksTuple::default(),
+                active_epochs: crate::coordinator::member::carry_epochs(
+                    &m.current,
+                    &m.current.assigned.active,
+                    &crate::task::TaskSet::new(),
+                    m.current.member_epoch,
+                ),
             };
             let timers = MemberTimers {
                 session_deadline_ms: m.timers.session_deadline_ms,

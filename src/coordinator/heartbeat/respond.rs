@@ -92,7 +92,7 @@ impl Coordinator {
         let Some(m) = g.members.get(member_id) else {
             return Err(static_membership::unknown_member(member_id, gid));
         };
-        let status = statuses(g, m, may_create);
+        let status = statuses(g, m, may_create, g.assignment_delayed(self.now_ms));
         let send_status =
             joining || !status.is_empty() || m.runtime.last_status.as_ref() != Some(&status);
         let reported = plan.reported.take();
@@ -114,8 +114,8 @@ impl Coordinator {
             error_message: None,
             member_id: Some(member_id.to_owned()),
             member_epoch: m.current.member_epoch,
-            heartbeat_interval_ms: self.config.heartbeat_interval_ms,
-            acceptable_recovery_lag: self.config.acceptable_recovery_lag,
+            heartbeat_interval_ms: self.heartbeat_interval_of(gid),
+            acceptable_recovery_lag: self.recovery_lag_of(gid),
             task_offset_interval_ms: self.config.task_offset_interval_ms,
             status: send_status.then_some(status),
             active_tasks: active,

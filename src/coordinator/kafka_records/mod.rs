@@ -304,6 +304,9 @@ fn o_current(c: &schema::CurrentMemberAssignmentValue) -> ours::CurrentMemberAss
         active_tasks_pending_revocation: o_tasks(&c.active_tasks_pending_revocation),
         standby_tasks_pending_revocation: o_tasks(&c.standby_tasks_pending_revocation),
         warmup_tasks_pending_revocation: o_tasks(&c.warmup_tasks_pending_revocation),
+        // Per-task assignment epochs (Kafka 4.2+ `AssignmentEpochs`) are not read yet:
+        // every active task then counts as held since the member epoch.
+        active_task_epochs: Vec::new(),
     }
 }
 
@@ -475,6 +478,8 @@ fn convert_value(
             let m: TargetAssignmentMetadataValue = data(v, vp, n)?;
             RecordValue::TargetAssignmentMetadata(ours::TargetAssignmentMetadataValue {
                 assignment_epoch: m.assignment_epoch,
+                // Kafka keeps the initial rebalance delay as a timer, not in a record.
+                initial_rebalance_deadline_ms: None,
             })
         }
         STREAMS_GROUP_MEMBER_METADATA => RecordValue::MemberMetadata(o_member(&data(v, vp, n)?)),

@@ -8,6 +8,7 @@ use proptest::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use streams_rebalance::config::CoordinatorConfig;
+use streams_rebalance::coordinator::group_settings::GroupConfigChange;
 use streams_rebalance::coordinator::records::Record;
 use streams_rebalance::coordinator::{Coordinator, RequestContext};
 use streams_rebalance::invariants::{self, Violation};
@@ -127,6 +128,33 @@ pub enum Op {
     Advance {
         ms: i64,
     },
+    /// Set or reset one of the group's own configs (`group_change`).
+    GroupConfig {
+        which: usize,
+    },
+    /// DeleteGroups on the group: NON_EMPTY_GROUP unless it has no members.
+    DeleteGroup,
+}
+
+/// The per-group config changes a history draws from.
+pub fn group_change(which: usize) -> GroupConfigChange {
+    let mut c = GroupConfigChange::default();
+    match which {
+        0 => c.num_standby_replicas = Some(Some(1)),
+        1 => c.num_standby_replicas = Some(None),
+        2 => c.session_timeout_ms = Some(Some(50_000)),
+        3 => c.assignor = Some(Some("sticky".into())),
+        4 => c.acceptable_recovery_lag = Some(Some(0)),
+        5 => c.initial_rebalance_delay_ms = Some(Some(3_000)),
+        _ => {
+            c.num_standby_replicas = Some(None);
+            c.session_timeout_ms = Some(None);
+            c.assignor = Some(None);
+            c.acceptable_recovery_lag = Some(None);
+            c.initial_rebalance_delay_ms = Some(None);
+        }
+    }
+    c
 }
 
 pub const TOPICS: [&str; 4] = [SOURCE_A, SOURCE_B, CHANGELOG, REPARTITION];
@@ -155,6 +183,8 @@ pub fn op() -> impl Strategy<Value = Op> {
         1 => (0..4usize, 1..3i32).prop_map(|(which, extra)| Op::AddPartitions { which, extra }),
         2 => prop_oneof![Just(100i64), Just(5_000), Just(31_000), Just(46_000)]
             .prop_map(|ms| Op::Advance { ms }),
+        1 => (0..7usize).prop_map(|which| Op::GroupConfig { which }),
+        1 => Just(Op::DeleteGroup),
     ]
 }
 
@@ -262,6 +292,12 @@ impl Client {
             }
             // A static instance still held by a member not yet gone: retry later.
             111 => true,
+            // The group was deleted (it had no members): join it afresh.
+            69 => {
+                self.epoch = 0;
+                self.owned = Default::default();
+                true
+            }
             // The group refuses this client (e.g. its topology is fenced): it stops.
             _ => false,
         }
@@ -580,6 +616,16 @@ impl World {
                     let events = self.both(|c| json(&c.advance_time(ms).expect("forward")));
                     self.log.push(format!("  events {events}"));
                 }
+            }
+            Op::GroupConfig { which } => {
+                let change = group_change(*which);
+                let r = self.both(|c| json(&c.set_group_config_for(GROUP, &change)));
+                self.log.push(format!("  {r}"));
+            }
+            Op::DeleteGroup => {
+                let ctx = self.ctx();
+                let r = self.both(|c| json(&c.delete_groups(&[GROUP.to_owned()], &ctx)));
+                self.log.push(format!("  {r}"));
             }
         }
         self.after_step();
