@@ -246,6 +246,7 @@ impl Coordinator {
         }
         self.batching_topics = false;
         self.cluster_changed();
+        self.bump_reconfigured_groups();
         self.report_new_mismatches(&before);
     }
 

@@ -132,7 +132,13 @@ fn settled_checks_follow_the_held_tasks_not_the_claimed_counts() {
         m.ends_with("and 999987 more are active on no member"),
         "{m}"
     );
-    assert_eq!(check(None, &s), vec![]);
+    // The safety check walks the targets the same way: the group claims to be Stable
+    // with a target that covers ten of its million tasks (issue 13's rule).
+    let v = check(None, &s);
+    assert_eq!(v.len(), 1, "{v:?}");
+    assert_eq!(v[0].rule, "stableCoversTopology");
+    assert!(v[0].message.len() < 2_000, "{} bytes", v[0].message.len());
+    assert!(v[0].message.contains("and 999987 more"), "{}", v[0].message);
 }
 
 #[test]

@@ -66,7 +66,13 @@ fn rebuilt(w: &World) -> Coordinator {
 
 fn round_trip(standbys: u32, ops: &[h::Op]) {
     let mut w = World::with_mode(h::config("sticky", standbys), None, h::Mode::default());
-    for op in ops {
+    // A group's own configs are not in Kafka's group-coordinator records (they live in
+    // the cluster's metadata, and the initial rebalance delay is a timer there), so a
+    // history that sets them does not round-trip through kafkaRecords().
+    for op in ops
+        .iter()
+        .filter(|op| !matches!(op, h::Op::GroupConfig { .. }))
+    {
         w.apply(op);
     }
     let mut b = rebuilt(&w);
