@@ -1,5 +1,5 @@
 // Coordinator benchmarks for the wasm build under Node (BENCHMARKS.md, "Coordinator").
-//   scripts/build-wasm.sh && node bench/coordinator.mjs [members]
+//   scripts/build-wasm.sh && node bench/coordinator.mjs [members] [initialRebalanceDelayMs]
 // 1. Join storm: `members` (default 1000) members join an empty group one after
 //    another (10 subtopologies x 1000 partitions = 10 000 tasks, sticky), then every
 //    member heartbeats until the group is Stable. Reports time, records() size, peak RSS.
@@ -12,6 +12,9 @@ const require = createRequire(import.meta.url);
 const { Coordinator } = require("../pkg/dist/node/streams_rebalance.js");
 
 const MEMBERS = Number(process.argv[2] ?? 1000);
+// 0 (the model's default): every join computes a new target. Kafka's default is 3000:
+// the joins then wait, and one target is computed when the delay ends.
+const DELAY = Number(process.argv[3] ?? 0);
 const SUBTOPOLOGIES = 10;
 const PARTITIONS = 1000;
 
@@ -23,7 +26,7 @@ const topology = {
   })),
 };
 
-const c = new Coordinator({ assignor: "sticky" });
+const c = new Coordinator({ assignor: "sticky", initialRebalanceDelayMs: DELAY });
 c.createTopics(Array.from({ length: SUBTOPOLOGIES }, (_, i) => ({ name: `topic-${i}`, numPartitions: PARTITIONS })));
 
 const members = Array.from({ length: MEMBERS }, (_, i) => ({
@@ -41,7 +44,8 @@ function beat(req) {
   const r = c.heartbeat(req);
   if (r.errorCode !== 0) throw new Error(`${r.errorCode} ${r.errorMessage}`);
   req.memberEpoch = r.memberEpoch;
-  delete req.topology;
+  // Epoch 0 (the first target still waits for the initial delay) is still a join.
+  if (r.memberEpoch > 0) delete req.topology;
   if (r.activeTasks) {
     req.activeTasks = r.activeTasks;
     req.standbyTasks = r.standbyTasks;
@@ -55,6 +59,9 @@ const state = () => c.describe(["bench"]).groups[0].groupState;
 const t0 = performance.now();
 for (const m of members) beat(m);
 const joined = performance.now() - t0;
+// The delay ends (time moves only through advanceTime here); the next heartbeats get
+// the one target computed then.
+if (DELAY > 0) c.advanceTime(DELAY);
 let rounds = 0;
 let beats = members.length;
 while (rounds < 50) {
@@ -68,7 +75,7 @@ for (const m of members) beat(m); // every member acknowledges its assignment
 const recordsJson = JSON.stringify(c.records());
 const records = c.records().length;
 console.log(
-  `join storm: ${MEMBERS} members, ${SUBTOPOLOGIES * PARTITIONS} tasks, sticky: joins ${(joined / 1000).toFixed(2)} s, ` +
+  `join storm: ${MEMBERS} members, ${SUBTOPOLOGIES * PARTITIONS} tasks, sticky, initial delay ${DELAY} ms: joins ${(joined / 1000).toFixed(2)} s, ` +
     `until Stable ${(storm / 1000).toFixed(2)} s (${rounds} rounds, ${beats} heartbeats), state ${state()}; ` +
     `records(): ${records} records, ${(recordsJson.length / 1e6).toFixed(1)} MB as JSON`,
 );
