@@ -513,7 +513,6 @@ fn check_stable_members(g: &GroupView, out: &mut Out<'_>) {
     }
 }
 
-/// Every task of the topology, in subtopology order.
 /// A Stable group with a ready topology has every task of it in some member's target
 /// (a configuration applied outside a heartbeat must bump the group epoch, PROTOCOL.md).
 /// Walks the targeted tasks, never the claimed task counts.
@@ -528,16 +527,10 @@ fn check_stable_target(g: &GroupView, out: &mut Out<'_>) {
     let (missing, sample) = take_topology_tasks(&g.subtopologies, &mut targeted);
     if missing > 0 {
         out.push("stableCoversTopology", None, || {
-            let more = missing.saturating_sub(sample.len() as u64);
-            let head = sample.join(", ");
-            let list = if more == 0 {
-                head
-            } else {
-                format!("{head} and {more} more")
-            };
             format!(
-                "the group is Stable at group epoch {} but task(s) {list} of its ready topology are active in no member's target",
-                g.group_epoch
+                "the group is Stable at group epoch {} but task(s) {} of its ready topology are active in no member's target",
+                g.group_epoch,
+                sample_and_more(&sample, missing)
             )
         });
     }
@@ -632,14 +625,10 @@ pub fn check_settled(current: &Snapshot) -> Vec<Violation> {
         let (missing, sample) = take_topology_tasks(&g.subtopologies, &mut active);
         if missing > 0 {
             out.push("settled", None, || {
-                let more = missing.saturating_sub(sample.len() as u64);
-                let head = sample.join(", ");
-                let list = if more == 0 {
-                    head
-                } else {
-                    format!("{head} and {more} more")
-                };
-                format!("after settling, task(s) {list} are active on no member")
+                format!(
+                    "after settling, task(s) {} are active on no member",
+                    sample_and_more(&sample, missing)
+                )
             });
         }
         if !active.is_empty() {
@@ -652,6 +641,17 @@ pub fn check_settled(current: &Snapshot) -> Vec<Violation> {
         }
     }
     found.finish()
+}
+
+/// The names of `sample`, then how many more of the `total` there are.
+fn sample_and_more(sample: &[String], total: u64) -> String {
+    let more = total.saturating_sub(sample.len() as u64);
+    let head = sample.join(", ");
+    if more == 0 {
+        head
+    } else {
+        format!("{head} and {more} more")
+    }
 }
 
 /// Removes from `active` every task of the topology; returns how many of its tasks
