@@ -4,25 +4,14 @@
 // field labelled; the Add form resets its ids after use.
 
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { lowContrast } from "./contrast.mjs";
-import { board, epochs, launch, open, serve } from "./harness.mjs";
+import { board, epochs, open, usePage } from "./harness.mjs";
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = usePage();
 
 test("Space and arrows act on the focused button or tab, not on the timeline", async () => {
-  const { page, context } = await open(browser, `${server.url}#preset=rolling-bounce&step=5`);
+  const { page, context } = await open(env.browser, `${env.server.url}#preset=rolling-bounce&step=5`);
   // Arrows on a tab move between tabs.
   await page.focus("#tab-controls");
   await page.keyboard.press("ArrowRight");
@@ -52,7 +41,7 @@ test("Space and arrows act on the focused button or tab, not on the timeline", a
 });
 
 test("Import, the overview and the controls are reachable by keyboard", async () => {
-  const { page, context } = await open(browser, `${server.url}#preset=crash&step=3`);
+  const { page, context } = await open(env.browser, `${env.server.url}#preset=crash&step=3`);
   const reached = new Set();
   for (let i = 0; i < 80; i++) {
     await page.keyboard.press("Tab");
@@ -94,7 +83,7 @@ test("Import, the overview and the controls are reachable by keyboard", async ()
 test("at 390 px nothing scrolls sideways, and the lane's label sits above its chips", async () => {
   const links = ["#preset=rolling-bounce&step=24", "#preset=standbys-racks&step=20", "#preset=crash&step=14"];
   for (const link of links) {
-    const { page, context, errors } = await open(browser, `${server.url}${link}`, { width: 390, height: 844 });
+    const { page, context, errors } = await open(env.browser, `${env.server.url}${link}`, { width: 390, height: 844 });
     for (const tab of ["controls", "inspector", "describe", "scenario", "help"]) {
       await page.click(`#tab-${tab}`);
       const wide = await page.evaluate(() => document.documentElement.scrollWidth);
@@ -112,7 +101,7 @@ test("at 390 px nothing scrolls sideways, and the lane's label sits above its ch
     await context.close();
   }
   // A big group's overview fits too.
-  const { page, context } = await open(browser, server.url, { width: 390, height: 844 });
+  const { page, context } = await open(env.browser, env.server.url, { width: 390, height: 844 });
   await page.click("#view-toggle");
   assert.equal(await page.getAttribute("#board", "data-mode"), "overview");
   assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= 390);
@@ -120,7 +109,7 @@ test("at 390 px nothing scrolls sideways, and the lane's label sits above its ch
 });
 
 test("roles read without colour: a letter on every chip, a shape per timeline marker", async () => {
-  const { page, context } = await open(browser, `${server.url}#preset=warmup&step=6`);
+  const { page, context } = await open(env.browser, `${env.server.url}#preset=warmup&step=6`);
   const letters = await page.$$eval("#lanes .chip, .legend .chip", (chips) =>
     chips.map((c) => [c.dataset.role || c.classList[1], getComputedStyle(c, "::before").content]),
   );
@@ -145,7 +134,7 @@ test("text and chips have a contrast of at least 4.5:1, light and dark", async (
       "#preset=warmup&step=6",
       "#preset=missing-source-topic&step=6",
     ]) {
-      const { page, context } = await open(browser, `${server.url}${link}`, { colorScheme });
+      const { page, context } = await open(env.browser, `${env.server.url}${link}`, { colorScheme });
       const low = await page.evaluate(`(${lowContrast.toString()})(4.5)`);
       assert.deepEqual(low, [], `${colorScheme} ${link}`);
       await context.close();
@@ -154,7 +143,7 @@ test("text and chips have a contrast of at least 4.5:1, light and dark", async (
 });
 
 test("every form field has a label, and the Add form resets its ids after use", async () => {
-  const { page, context } = await open(browser, `${server.url}#preset=static-restart&step=8`);
+  const { page, context } = await open(env.browser, `${env.server.url}#preset=static-restart&step=8`);
   const unlabelled = await page.$$eval("input, select, textarea", (fields) =>
     fields
       .filter(

@@ -7,30 +7,22 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
-import { launch, serve, WWW } from "./harness.mjs";
+import { before, test } from "node:test";
+import { usePage, WWW } from "./harness.mjs";
 
-let server;
-let browser;
+const env = usePage();
 
-before(async () => {
+before(() => {
   assert.ok(existsSync(join(WWW, "pkg", "index.js")), "run scripts/build-wasm.sh first");
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) await server.close();
 });
 
 const CASES = JSON.parse(readFileSync(new URL("../fixtures/assign_cases.json", import.meta.url), "utf8"));
 
 test("the web build's assign() gives the native results and throws Errors with kind and path", async () => {
-  const page = await browser.newPage();
+  const page = await env.browser.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(String(e)));
-  await page.goto(server.url);
+  await page.goto(env.server.url);
   const r = await page.evaluate(async (cases) => {
     const m = await import("./pkg/index.js");
     await m.default();

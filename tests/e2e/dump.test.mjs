@@ -6,28 +6,17 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { board, epochs, launch, open, serve } from "./harness.mjs";
+import { board, epochs, open, usePage } from "./harness.mjs";
 
 const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures");
 const DUMP = path.join(fixtures, "kafka-rolling-bounce.dump.txt");
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = usePage();
 
 test("a kafka-dump-log file opens as the timeline: lanes, markers, records, a small link", async () => {
-  const { page, errors } = await open(browser, server.url);
+  const { page, errors } = await open(env.browser, env.server.url);
   await page.setInputFiles("#dump-file", DUMP);
   await page.waitForSelector("body[data-dump]");
   assert.match(await page.textContent("#story-title"), /^Broker dump: kafka-rolling-bounce\.dump\.txt$/);
@@ -79,7 +68,7 @@ test("a kafka-dump-log file opens as the timeline: lanes, markers, records, a sm
 });
 
 test("JSON lines pasted into the Scenario tab open with one step per record; a bad dump changes nothing", async () => {
-  const { page, errors } = await open(browser, server.url);
+  const { page, errors } = await open(env.browser, env.server.url);
   await page.click("#tab-scenario");
   const bad = fs.readFileSync(DUMP, "utf8").replace('"memberEpoch":1,', '"memberEpoch":"one",');
   await page.fill("#dump-text", bad);

@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import { after, before } from "node:test";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
@@ -119,4 +120,21 @@ export async function epochs(page) {
     step: Number(document.body.dataset.step),
     steps: Number(document.body.dataset.steps),
   }));
+}
+
+/**
+ * For a test file: serves www/ and starts Chromium before its tests, closes both after.
+ * The returned object's `server` and `browser` are set once the tests start.
+ */
+export function usePage() {
+  const env = { server: null, browser: null };
+  before(async () => {
+    env.server = await serve();
+    env.browser = await launch();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.close();
+  });
+  return env;
 }

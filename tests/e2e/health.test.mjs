@@ -3,21 +3,10 @@
 // tooltip says what its rule means.
 
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { launch, open, serve } from "./harness.mjs";
+import { test } from "node:test";
+import { open, usePage } from "./harness.mjs";
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = usePage();
 
 async function badges(page) {
   return page.$$eval("#health .health-badge", (els) =>
@@ -26,7 +15,7 @@ async function badges(page) {
 }
 
 test("health badges hold at every step of the rolling bounce", async () => {
-  const { page, context, errors } = await open(browser, server.url);
+  const { page, context, errors } = await open(env.browser, env.server.url);
   const steps = Number(await page.getAttribute("body", "data-steps"));
   assert.ok(steps > 10, `${steps} steps`);
   for (let i = 0; i <= steps; i++) {

@@ -6,24 +6,13 @@
 
 import assert from "node:assert/strict";
 import path from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { pathToFileURL } from "node:url";
 import zlib from "node:zlib";
 import { bigScenario } from "./big-scenario.mjs";
-import { epochs, launch, open, serve, WWW } from "./harness.mjs";
+import { epochs, open, usePage, WWW } from "./harness.mjs";
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = usePage();
 
 /** Raw browser wording that must never reach the page. */
 const RAW =
@@ -52,7 +41,7 @@ test("a 400 KB link that inflates to 300 MB is refused, its inflation bounded, a
   const link = Buffer.concat(chunks).toString("base64url");
   assert.ok(link.length > 350_000 && link.length < 450_000, `${link.length} characters`);
 
-  const { page, context, errors } = await open(browser, `${server.url}#s=${link}&step=3`);
+  const { page, context, errors } = await open(env.browser, `${env.server.url}#s=${link}&step=3`);
   const text = await notice(page);
   assert.match(text, /^This link is refused: its scenario inflates to more than 32 MiB/);
   assert.doesNotMatch(text, RAW);
@@ -85,7 +74,7 @@ test("a 400 KB link that inflates to 300 MB is refused, its inflation bounded, a
 });
 
 test("broken links and unknown presets say what is wrong in words and keep the link", async () => {
-  const page0 = await open(browser, `${server.url}#preset=crash&step=0`);
+  const page0 = await open(env.browser, `${env.server.url}#preset=crash&step=0`);
   const packed = (json) =>
     page0.page.evaluate(async (text) => {
       const s = new Blob([new TextEncoder().encode(text)]).stream().pipeThrough(new CompressionStream("deflate-raw"));
@@ -111,7 +100,7 @@ test("broken links and unknown presets say what is wrong in words and keep the l
   ];
   await page0.context.close();
   for (const [hash, want] of cases) {
-    const { page, context, errors } = await open(browser, `${server.url}${hash}`);
+    const { page, context, errors } = await open(env.browser, `${env.server.url}${hash}`);
     const text = await notice(page);
     assert.match(text, want, hash.slice(0, 40));
     assert.doesNotMatch(text, RAW, hash.slice(0, 40));
@@ -120,7 +109,7 @@ test("broken links and unknown presets say what is wrong in words and keep the l
     await page.waitForTimeout(400);
     assert.equal(
       await page.evaluate(() => location.hash),
-      new URL(`${server.url}${hash}`).hash,
+      new URL(`${env.server.url}${hash}`).hash,
       "the link stays in the address bar",
     );
     // The page shows a preset meanwhile, and works.
@@ -130,7 +119,7 @@ test("broken links and unknown presets say what is wrong in words and keep the l
     await context.close();
   }
   // A link longer than the cap is refused before anything is decoded.
-  const { page, context } = await open(browser, server.url);
+  const { page, context } = await open(env.browser, env.server.url);
   const msg = await page.evaluate(async () => {
     const { decodeHash } = await import("/share.js");
     return decodeHash(`#s=${"A".repeat(2_200_000)}`).then(
@@ -145,7 +134,7 @@ test("broken links and unknown presets say what is wrong in words and keep the l
 test("a link to a late step is computed in slices with progress, the page responsive, memory bounded", async () => {
   // 12 processes x 4 threads, 400 tasks, run for two hours: a link to step 2 400.
   const scenario = bigScenario({ processes: 12, threads: 4, tasks: 400, endMs: 7_200_000 });
-  const { page, context, errors } = await open(browser, server.url);
+  const { page, context, errors } = await open(env.browser, env.server.url);
   const hash = await page.evaluate(async (s) => (await import("/share.js")).encodeHash(s, 2400), scenario);
   await page.evaluate((h) => {
     location.hash = h;
@@ -199,7 +188,7 @@ test("a link to a late step is computed in slices with progress, the page respon
 });
 
 test("opened as a file, the page says how to serve it", async () => {
-  const context = await browser.newContext();
+  const context = await env.browser.newContext();
   const page = await context.newPage();
   await page.goto(pathToFileURL(path.join(WWW, "index.html")).href);
   await page.waitForSelector("#load-error:not([hidden])", { timeout: 5000 });

@@ -5,24 +5,13 @@
 
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { after, before, test } from "node:test";
-import { board, epochs, launch, open, screenshot, serve } from "./harness.mjs";
+import { test } from "node:test";
+import { board, epochs, open, screenshot, usePage } from "./harness.mjs";
 
 const require = createRequire(import.meta.url);
 const wasm = require("../../pkg/dist/node/streams_rebalance.js");
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = usePage();
 
 function taskList(list) {
   return (list || []).flatMap((t) => t.partitions.map((p) => `${t.subtopologyId}_${p}`)).sort();
@@ -54,7 +43,7 @@ async function step(page) {
 }
 
 test("the rolling-bounce preset, step by step, shows what the protocol does", async () => {
-  const { page, context, errors } = await open(browser, server.url);
+  const { page, context, errors } = await open(env.browser, env.server.url);
   assert.match(await page.textContent("#story-title"), /Rolling bounce/);
   const scenario = JSON.parse(await page.inputValue("#scenario-json"));
   assert.equal(scenario.name, "rolling-bounce");
@@ -153,7 +142,7 @@ async function stepUntil(page, done, max = 80) {
 }
 
 test("the controls: add a process, crash one, redeploy with topology epoch + 1", async () => {
-  const { page, context, errors } = await open(browser, `${server.url}#preset=scale-out&step=0`);
+  const { page, context, errors } = await open(env.browser, `${env.server.url}#preset=scale-out&step=0`);
   await page.keyboard.press("End");
   const e = await epochs(page);
   assert.equal(e.state, "Stable");
@@ -253,7 +242,7 @@ test("the controls: add a process, crash one, redeploy with topology epoch + 1",
 });
 
 test("a shared link reproduces the same state", async () => {
-  const first = await open(browser, `${server.url}#preset=crash&step=0`);
+  const first = await open(env.browser, `${env.server.url}#preset=crash&step=0`);
   const page = first.page;
   for (let i = 0; i < 6; i++) await step(page);
   await page.fill("#add-id", "Z");
@@ -263,19 +252,19 @@ test("a shared link reproduces the same state", async () => {
   await page.waitForFunction(() => location.hash.startsWith("#s="));
   const link = await page.evaluate(() => location.href);
   const want = { board: await board(page), epochs: await epochs(page), clock: await page.textContent("#clock") };
-  const second = await open(browser, link);
+  const second = await open(env.browser, link);
   assert.deepEqual(await board(second.page), want.board);
   assert.deepEqual(await epochs(second.page), want.epochs);
   assert.equal(await second.page.textContent("#clock"), want.clock);
   assert.ok(JSON.parse(await second.page.inputValue("#scenario-json")).actions.some((a) => a.processId === "Z"));
   // A preset link names the preset and the step.
-  const third = await open(browser, `${server.url}#preset=rolling-bounce&step=12`);
+  const third = await open(env.browser, `${env.server.url}#preset=rolling-bounce&step=12`);
   assert.equal((await epochs(third.page)).step, 12);
   for (const p of [first, second, third]) await p.context.close();
 });
 
 test("ids from input are shown as text, never as HTML", async () => {
-  const { page, context, errors } = await open(browser, `${server.url}#preset=scale-out&step=3`);
+  const { page, context, errors } = await open(env.browser, `${env.server.url}#preset=scale-out&step=3`);
   let dialogs = 0;
   page.on("dialog", async (d) => {
     dialogs++;
@@ -320,7 +309,7 @@ test("ids from input are shown as text, never as HTML", async () => {
 });
 
 test("keyboard shortcuts step and play", async () => {
-  const { page, context } = await open(browser, `${server.url}#preset=rolling-bounce&step=0`);
+  const { page, context } = await open(env.browser, `${env.server.url}#preset=rolling-bounce&step=0`);
   await page.keyboard.press("j");
   await page.keyboard.press("j");
   assert.equal((await epochs(page)).step, 2);
@@ -338,16 +327,16 @@ test("keyboard shortcuts step and play", async () => {
 });
 
 test("dark mode is readable and a broken module gives a clear message", async () => {
-  const dark = await open(browser, `${server.url}#preset=standbys-racks&step=30`, { colorScheme: "dark" });
+  const dark = await open(env.browser, `${env.server.url}#preset=standbys-racks&step=30`, { colorScheme: "dark" });
   const bg = await dark.page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   assert.equal(bg, "rgb(18, 21, 28)");
   await screenshot(dark.page, "dark-standbys");
   await dark.context.close();
 
-  const context = await browser.newContext();
+  const context = await env.browser.newContext();
   const page = await context.newPage();
   await page.route("**/*.wasm", (r) => r.abort());
-  await page.goto(server.url);
+  await page.goto(env.server.url);
   await page.waitForSelector("#load-error:not([hidden])");
   assert.match(await page.textContent("#load-error"), /WebAssembly module failed to load/);
   await context.close();

@@ -4,21 +4,10 @@
 // the balance needs. Each figure's tooltip says what it means.
 
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { launch, open, serve } from "./harness.mjs";
+import { test } from "node:test";
+import { open, usePage } from "./harness.mjs";
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = usePage();
 
 async function figures(page) {
   return page.$$eval("#quality .quality-figures > div", (els) =>
@@ -27,7 +16,7 @@ async function figures(page) {
 }
 
 test("the quality panel shows the spread and the moves of the target at every step", async () => {
-  const { page, context, errors } = await open(browser, `${server.url}#preset=scale-out`);
+  const { page, context, errors } = await open(env.browser, `${env.server.url}#preset=scale-out`);
   const steps = Number(await page.getAttribute("body", "data-steps"));
   assert.ok(steps > 5, `${steps} steps`);
   let rated = 0;

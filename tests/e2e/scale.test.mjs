@@ -6,30 +6,19 @@
 
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { Timeline } from "../../www/frames.js";
 import { bigScenario } from "./big-scenario.mjs";
-import { board, launch, serve } from "./harness.mjs";
+import { board, usePage } from "./harness.mjs";
 
 const require = createRequire(import.meta.url);
 const wasm = require("../../pkg/dist/node/streams_rebalance.js");
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = usePage();
 
 /** A page with animations on (the harness's open() turns motion off). */
 async function openMoving(url, { width = 1400, height = 1000 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, reducedMotion: "no-preference" });
+  const context = await env.browser.newContext({ viewport: { width, height }, reducedMotion: "no-preference" });
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
@@ -41,7 +30,7 @@ async function openMoving(url, { width = 1400, height = 1000 } = {}) {
 
 /** Opens `scenario` at `step` through a link. */
 async function openScenario(scenario, step, opts) {
-  const o = await openMoving(server.url, opts);
+  const o = await openMoving(env.server.url, opts);
   const hash = await o.page.evaluate(async ([s, k]) => (await import("/share.js")).encodeHash(s, k), [scenario, step]);
   await o.page.evaluate((h) => {
     location.hash = h;
@@ -79,7 +68,7 @@ function ownedChips(b) {
 }
 
 test("only chips whose owner or role changed slide (rolling bounce, every step)", async () => {
-  const { context, page, errors } = await openMoving(`${server.url}#preset=rolling-bounce&step=0`);
+  const { context, page, errors } = await openMoving(`${env.server.url}#preset=rolling-bounce&step=0`);
   let prev = await board(page);
   let slid = 0;
   const steps = Number(await page.getAttribute("body", "data-steps"));

@@ -4,26 +4,15 @@
 // one; a preset with changes is a custom scenario and says so.
 
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { board, epochs, launch, open, serve } from "./harness.mjs";
+import { test } from "node:test";
+import { board, epochs, open, usePage } from "./harness.mjs";
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = usePage();
 
 const scenarioOf = async (page) => JSON.parse(await page.inputValue("#scenario-json"));
 
 test("Play stops at the last computed step, and starts over from there", async () => {
-  const { page, context } = await open(browser, `${server.url}#preset=static-restart&step=0`);
+  const { page, context } = await open(env.browser, `${env.server.url}#preset=static-restart&step=0`);
   const last = (await epochs(page)).steps;
   await page.selectOption("#speed", "10");
   await page.focus("#step-last");
@@ -49,7 +38,7 @@ test("Play stops at the last computed step, and starts over from there", async (
 });
 
 test("an action at the last step: End shows what it causes", async () => {
-  const { page, context, errors } = await open(browser, `${server.url}#preset=scale-out&step=0`);
+  const { page, context, errors } = await open(env.browser, `${env.server.url}#preset=scale-out&step=0`);
   await page.keyboard.press("End");
   const before = await epochs(page);
   await page.fill("#add-id", "Z");
@@ -73,7 +62,7 @@ test("an action at the last step: End shows what it causes", async () => {
 });
 
 test("a control used at step 0 shows its result", async () => {
-  const { page, context } = await open(browser, `${server.url}#preset=rolling-bounce&step=0`);
+  const { page, context } = await open(env.browser, `${env.server.url}#preset=rolling-bounce&step=0`);
   assert.equal((await epochs(page)).step, 0);
   await page.fill("#add-id", "Q");
   await page.click("#add-process");
@@ -85,7 +74,7 @@ test("a control used at step 0 shows its result", async () => {
 });
 
 test("a failed action is not recorded, and its error clears on the next good action", async () => {
-  const { page, context } = await open(browser, `${server.url}#preset=rolling-bounce&step=12`);
+  const { page, context } = await open(env.browser, `${env.server.url}#preset=rolling-bounce&step=12`);
   const step = (await epochs(page)).step;
   const before = await scenarioOf(page);
   // A process id that is taken: the check passes, running it fails.
@@ -111,7 +100,7 @@ test("a failed action is not recorded, and its error clears on the next good act
 });
 
 test("an edited preset is a custom scenario: title, narration, select, link and export say so", async () => {
-  const { page, context } = await open(browser, `${server.url}#preset=rolling-bounce&step=30`);
+  const { page, context } = await open(env.browser, `${env.server.url}#preset=rolling-bounce&step=30`);
   await page.selectOption("#proc-select", "A");
   await page.click("#crash-process");
   assert.equal(await page.textContent("#story-title"), "Rolling bounce to topology epoch 1 (edited)");
@@ -123,7 +112,7 @@ test("an edited preset is a custom scenario: title, narration, select, link and 
   assert.equal(download.suggestedFilename(), "rolling-bounce-edited.json");
   // The link carries the edit: opened again, it is still the edited scenario.
   const link = await page.evaluate(() => location.href);
-  const again = await open(browser, link);
+  const again = await open(env.browser, link);
   assert.equal(await again.page.textContent("#story-title"), "Rolling bounce to topology epoch 1 (edited)");
   assert.equal(await again.page.inputValue("#preset"), "");
   // Before the edit, the narration is the preset's own, unmarked.

@@ -4,24 +4,13 @@
 // the step shown, says so, and keeps working.
 
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { epochs, launch, open, serve } from "./harness.mjs";
+import { test } from "node:test";
+import { epochs, open, usePage } from "./harness.mjs";
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = usePage();
 
 test("the page recovers from a trapped module by reloading it and replaying", async () => {
-  const { page, context, errors } = await open(browser, `${server.url}#preset=rolling-bounce&step=5`);
+  const { page, context, errors } = await open(env.browser, `${env.server.url}#preset=rolling-bounce&step=5`);
   const shown = await epochs(page);
   const kind = await page.evaluate(async () => {
     const m = await import("./pkg/index.js");

@@ -5,24 +5,13 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { after, before, test } from "node:test";
-import { board, epochs, launch, open, screenshot, serve } from "./harness.mjs";
+import { test } from "node:test";
+import { board, epochs, open, screenshot, usePage } from "./harness.mjs";
 
-let server;
-let browser;
-
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = usePage();
 
 test("hovering a term gives the rule behind it, and describe prints the group", async () => {
-  const { page, context } = await open(browser, `${server.url}#preset=rolling-bounce&step=24`);
+  const { page, context } = await open(env.browser, `${env.server.url}#preset=rolling-bounce&step=24`);
   assert.match(
     await page.getAttribute("dt[data-rule=groupEpoch]", "title"),
     /group epoch goes up by one whenever membership/,
@@ -56,7 +45,7 @@ test("hovering a term gives the rule behind it, and describe prints the group", 
 });
 
 test("a fenced member is marked and rejoins", async () => {
-  const { page, context } = await open(browser, `${server.url}#preset=crash&step=8`);
+  const { page, context } = await open(env.browser, `${env.server.url}#preset=crash&step=8`);
   await page.click("#tab-inspector");
   // Fence A-1 by hand: a heartbeat with an epoch the coordinator does not expect.
   await page.fill(
@@ -93,9 +82,9 @@ test("a fenced member is marked and rejoins", async () => {
 });
 
 test("a task that changes owner slides over", async () => {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const context = await env.browser.newContext({ viewport: { width: 1400, height: 1000 } });
   const page = await context.newPage();
-  await page.goto(`${server.url}#preset=scale-out&step=0`);
+  await page.goto(`${env.server.url}#preset=scale-out&step=0`);
   await page.waitForSelector("body[data-ready=true]");
   let animated = 0;
   for (let i = 0; i < 25 && animated === 0; i++) {
@@ -112,8 +101,8 @@ test("a task that changes owner slides over", async () => {
 });
 
 test("copy as Markdown, export, import and edit a scenario", async () => {
-  const { page, context } = await open(browser, `${server.url}#preset=static-restart&step=10`);
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+  const { page, context } = await open(env.browser, `${env.server.url}#preset=static-restart&step=10`);
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: env.server.url });
   await page.click("#copy-md");
   await page.waitForSelector("#toast:not([hidden])");
   const md = await page.evaluate(() => navigator.clipboard.readText());
@@ -167,7 +156,7 @@ test("copy as Markdown, export, import and edit a scenario", async () => {
 });
 
 test("redeploy with an edited topology: only the redeployed member runs the new subtopology", async () => {
-  const { page, context, errors } = await open(browser, `${server.url}#preset=scale-out&step=0`);
+  const { page, context, errors } = await open(env.browser, `${env.server.url}#preset=scale-out&step=0`);
   await page.keyboard.press("End");
   await page.fill("#topic-name", "audit");
   await page.fill("#topic-partitions", "2");
