@@ -842,3 +842,44 @@ fn the_warmup_preset_promotes_warmups_in_place() {
     }
     assert_promoted_in_place(&frames);
 }
+
+/// Kafka's records carry the per-task epochs too (`AssignmentEpochs`, a tagged field of
+/// the current assignment's active TaskIds): a coordinator rebuilt from kafkaRecords()
+/// takes and refuses the same commits in flight.
+#[test]
+fn per_task_epochs_survive_kafkas_own_records() {
+    use streams_rebalance::coordinator::kafka_records::{ClusterInput, LoadOptions};
+    let mut c = coordinator_with_topic(CoordinatorConfig::default(), "input", 4);
+    let mut a = Client::new("app", "a", topology(0, "input"));
+    converge(&mut c, &mut [&mut a], 4);
+    let mut b = Client::new("app", "b", topology(0, "input"));
+    converge(&mut c, &mut [&mut a, &mut b], 6);
+    let kept = a.active_partitions();
+    let moved = b.active_partitions();
+    let text = c.kafka_records();
+    assert!(text.contains("\"assignmentEpochs\":[1,1]"), "{text}");
+    let options = LoadOptions {
+        config: Some(CoordinatorConfig::default()),
+        cluster: Some(ClusterInput {
+            topics: c
+                .cluster
+                .topics
+                .values()
+                .map(|t| streams_rebalance::cluster::CreatableTopic {
+                    name: t.name.clone(),
+                    num_partitions: t.num_partitions,
+                    replication_factor: t.replication_factor,
+                    configs: t.configs.clone(),
+                })
+                .collect(),
+        }),
+        now_ms: Some(c.now()),
+    };
+    let (mut r, _) = Coordinator::from_kafka_records(&text, &options).expect("reads back");
+    assert_eq!(r.kafka_records(), text, "written back the same");
+    assert_eq!(commit_result(&mut r, &a, 1, kept[0]), (0, None));
+    assert_eq!(
+        commit_result(&mut r, &b, 1, moved[0]).0,
+        ErrorCode::STALE_MEMBER_EPOCH.code()
+    );
+}

@@ -171,8 +171,20 @@ fn kafka_records_use_kafkas_types_field_names_and_versions() {
         ]
     );
     assert_eq!(current["value"]["data"]["state"], 1);
-    // No tagged assignmentEpochs in the task lists.
-    assert!(!text.contains("assignmentEpochs"));
+    // The tagged assignmentEpochs: one per partition of each active task list, and only
+    // there (standby and warm-up lists have none).
+    for t in current["value"]["data"]["activeTasks"].as_array().unwrap() {
+        assert_eq!(
+            t["assignmentEpochs"].as_array().map(Vec::len),
+            t["partitions"].as_array().map(Vec::len),
+            "{t}"
+        );
+    }
+    for key in ["standbyTasks", "warmupTasks"] {
+        for t in current["value"]["data"][key].as_array().unwrap() {
+            assert!(t.get("assignmentEpochs").is_none(), "{t}");
+        }
+    }
 }
 
 #[test]

@@ -236,6 +236,43 @@ fn o_tasks(list: &[schema::TaskIds]) -> Vec<p::TaskIds> {
         .collect()
 }
 
+/// Our per-task epochs from Kafka's `AssignmentEpochs` (one per partition, tagged, null
+/// by default: every task then held since the member epoch), grouped by epoch.
+fn o_task_epochs(lists: [&[schema::TaskIds]; 2]) -> Vec<ours::AssignmentEpochTasks> {
+    let mut by_epoch: std::collections::BTreeMap<i32, std::collections::BTreeMap<&str, Vec<i32>>> =
+        Default::default();
+    for t in lists.into_iter().flatten() {
+        let Some(epochs) = &t.assignment_epochs else {
+            continue;
+        };
+        for (&p, &e) in t.partitions.iter().zip(epochs) {
+            by_epoch
+                .entry(e)
+                .or_default()
+                .entry(t.subtopology_id.as_str())
+                .or_default()
+                .push(p);
+        }
+    }
+    by_epoch
+        .into_iter()
+        .map(|(epoch, subs)| ours::AssignmentEpochTasks {
+            epoch,
+            tasks: subs
+                .into_iter()
+                .map(|(s, mut ps)| {
+                    ps.sort_unstable();
+                    ps.dedup();
+                    p::TaskIds {
+                        subtopology_id: s.to_owned(),
+                        partitions: ps,
+                    }
+                })
+                .collect(),
+        })
+        .collect()
+}
+
 fn o_topic(t: &schema::TopicInfo) -> p::TopicInfo {
     p::TopicInfo {
         name: t.name.clone(),
@@ -304,9 +341,7 @@ fn o_current(c: &schema::CurrentMemberAssignmentValue) -> ours::CurrentMemberAss
         active_tasks_pending_revocation: o_tasks(&c.active_tasks_pending_revocation),
         standby_tasks_pending_revocation: o_tasks(&c.standby_tasks_pending_revocation),
         warmup_tasks_pending_revocation: o_tasks(&c.warmup_tasks_pending_revocation),
-        // Per-task assignment epochs (Kafka 4.2+ `AssignmentEpochs`) are not read yet:
-        // every active task then counts as held since the member epoch.
-        active_task_epochs: Vec::new(),
+        active_task_epochs: o_task_epochs([&c.active_tasks, &c.active_tasks_pending_revocation]),
     }
 }
 

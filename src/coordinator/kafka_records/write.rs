@@ -77,6 +77,38 @@ fn k_tasks(list: &[p::TaskIds]) -> Vec<schema::TaskIds> {
         .collect()
 }
 
+/// Active tasks with Kafka's per-partition `AssignmentEpochs` (a tagged field), from
+/// the epochs our record keeps per task; absent when it keeps none (every task then
+/// held since the member epoch, Kafka's default too).
+fn k_active_tasks(
+    list: &[p::TaskIds],
+    c: &crate::coordinator::records::CurrentMemberAssignmentValue,
+) -> Vec<schema::TaskIds> {
+    let mut out = k_tasks(list);
+    if c.active_task_epochs.is_empty() {
+        return out;
+    }
+    let epoch_of = |s: &str, p: i32| {
+        c.active_task_epochs
+            .iter()
+            .find(|e| {
+                e.tasks
+                    .iter()
+                    .any(|t| t.subtopology_id == s && t.partitions.contains(&p))
+            })
+            .map_or(c.member_epoch, |e| e.epoch)
+    };
+    for t in &mut out {
+        t.assignment_epochs = Some(
+            t.partitions
+                .iter()
+                .map(|&p| epoch_of(&t.subtopology_id, p))
+                .collect(),
+        );
+    }
+    out
+}
+
 fn k_topic(t: &p::TopicInfo) -> schema::TopicInfo {
     schema::TopicInfo {
         name: t.name.clone(),
@@ -223,10 +255,13 @@ impl Coordinator {
                     member_epoch: c.member_epoch,
                     previous_member_epoch: c.previous_member_epoch,
                     state: c.state,
-                    active_tasks: k_tasks(&c.active_tasks),
+                    active_tasks: k_active_tasks(&c.active_tasks, c),
                     standby_tasks: k_tasks(&c.standby_tasks),
                     warmup_tasks: k_tasks(&c.warmup_tasks),
-                    active_tasks_pending_revocation: k_tasks(&c.active_tasks_pending_revocation),
+                    active_tasks_pending_revocation: k_active_tasks(
+                        &c.active_tasks_pending_revocation,
+                        c,
+                    ),
                     standby_tasks_pending_revocation: k_tasks(&c.standby_tasks_pending_revocation),
                     warmup_tasks_pending_revocation: k_tasks(&c.warmup_tasks_pending_revocation),
                 })
