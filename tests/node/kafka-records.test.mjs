@@ -54,7 +54,10 @@ test("kafkaRecords() writes one record per line in the formatter's shape", () =>
   const current = lines.find((l) => l.key.type === 22);
   assert.deepEqual(current.key.data, { groupId: "app", memberId: "m1" });
   assert.equal(current.value.data.memberEpoch, r.memberEpoch);
-  assert.deepEqual(current.value.data.activeTasks, [{ subtopologyId: "0", partitions: [0, 1, 2] }]);
+  // Each active task with the epoch the member got it at (the tagged assignmentEpochs).
+  assert.deepEqual(current.value.data.activeTasks, [
+    { subtopologyId: "0", partitions: [0, 1, 2], assignmentEpochs: [1, 1, 1] },
+  ]);
   // The model's own records stay out.
   assert.doesNotMatch(text, /numPartitions|sessionDeadlineMs|nowMs/);
 });
