@@ -15,9 +15,11 @@
 // call: group spec as a JS object in, plain object out), Kafka's median (INPUTS.md),
 // and where the time goes, each part timed on its own in the same run (minimums; the
 // assignment is what the minimum of assign() leaves):
-//   JS in       JSON.stringify of the spec (the binding's one input codec)
-//   decode      the text into wasm and its typed decode (AssignIoFloor.decode less
-//               JS in)
+//   JS in       the binding's JS side of the spec's way in: the members' owned lists
+//               packed into one buffer, the rest JSON.stringify'd (AssignIoFloor.pack;
+//               src/wasm/packed.rs)
+//   decode      the text and the buffer into wasm and their typed decode
+//               (AssignIoFloor.decode less JS in)
 //   assignment  what is left of assign(): the assignment itself in wasm
 //   out         the result: its flat buffer and the result object built from it in JS
 //               (AssignIoFloor.run, decode and a result computed once, less decode)
@@ -233,7 +235,7 @@ function split(assignor, spec, config) {
   const floor = new AssignIoFloor(assignor, spec, config);
   // Minimums: the parts are differences of separate runs, and garbage collection
   // (building the result makes many small objects) lands in one run or another.
-  const stringify = time(() => JSON.stringify(spec)).min;
+  const stringify = time(() => floor.pack(spec)).min;
   const decoded = time(() => floor.decode(spec)).min;
   const io = time(() => floor.run(spec)).min;
   floor.free();

@@ -6,24 +6,38 @@
               the bounds hold by construction"
 )]
 
-use crate::protocol::TaskIds;
+use crate::protocol::{TaskIds, TaskList};
 use std::sync::Arc;
 
 /// Subtopology ids as `Arc<str>`, one per distinct id: sets built with the same
 /// `SharedIds` share them.
 #[derive(Debug, Default)]
 pub struct SharedIds {
-    ids: std::collections::HashMap<Arc<str>, ()>,
+    ids: std::collections::HashMap<Arc<str>, usize>,
+    /// The ids in first-use order, and where the next lookup is expected: the members
+    /// of a spec list the same subtopologies in the same order, so most lookups are
+    /// one comparison, not a hash.
+    order: Vec<Arc<str>>,
+    next: usize,
 }
 
 impl SharedIds {
     /// The shared `Arc` of `id` (made on first use).
     pub fn get(&mut self, id: &str) -> Arc<str> {
-        if let Some((k, ())) = self.ids.get_key_value(id) {
+        if let Some(k) = self.order.get(self.next) {
+            if **k == *id {
+                self.next += 1;
+                return k.clone();
+            }
+        }
+        if let Some((k, &at)) = self.ids.get_key_value(id) {
+            self.next = at + 1;
             return k.clone();
         }
         let k: Arc<str> = Arc::from(id);
-        self.ids.insert(k.clone(), ());
+        self.ids.insert(k.clone(), self.order.len());
+        self.order.push(k.clone());
+        self.next = self.order.len();
         k
     }
 }
@@ -161,14 +175,26 @@ impl TaskSet {
         )
     }
 
-    /// From the wire form taken by value, the subtopology ids shared through `ids`
-    /// (one `Arc` per subtopology for all sets built with it, not one per set and
-    /// subtopology) and the partition lists moved, not copied: what decoding a group
-    /// spec of 100 000 owned one-partition entries costs is mostly allocations.
-    pub fn from_task_ids_shared(list: Vec<TaskIds>, ids: &mut SharedIds) -> Self {
+    /// From a flat wire list, ids shared through `ids`. A list already in the set's
+    /// form (what `assign()` returns: subtopologies increasing, partitions increasing)
+    /// is copied in one pass; any other is sorted and merged.
+    pub fn from_task_list(list: &TaskList, ids: &mut SharedIds) -> Self {
+        let mut prev: Option<&str> = None;
+        let in_form = list.iter().all(|(s, ps)| {
+            let ok =
+                !ps.is_empty() && prev.is_none_or(|p| p < s) && ps.windows(2).all(|w| w[0] < w[1]);
+            prev = Some(s);
+            ok
+        });
+        if in_form {
+            return Self::from_runs(
+                list.iter().map(|(s, ps)| (ids.get(s), ps)),
+                list.task_entries(),
+            );
+        }
         Self::normalized(
-            list.into_iter()
-                .map(|t| (ids.get(&t.subtopology_id), t.partitions))
+            list.iter()
+                .map(|(s, ps)| (ids.get(s), ps.to_vec()))
                 .collect(),
         )
     }

@@ -9,7 +9,7 @@ use crate::protocol::common::unique;
 use crate::protocol::json::{
     decode_str, key_values_opt, list, partition, unique_map, InputError, Invalid, Validate,
 };
-use crate::protocol::{KeyValue, TaskIds, TaskOffset};
+use crate::protocol::{KeyValue, TaskIds, TaskList, TaskOffset};
 use crate::task::{SharedIds, TaskId, TaskSet};
 use serde::ser::{SerializeMap, SerializeSeq, SerializeStruct};
 use serde::{Deserialize, Serialize, Serializer};
@@ -64,15 +64,15 @@ pub struct MemberJson {
     #[ts(type = "Array<KeyValue> | { [key: string]: string } | null")]
     #[ts(optional = nullable)]
     pub client_tags: Option<Vec<KeyValue>>,
-    #[serde(default, deserialize_with = "list")]
-    #[ts(optional = nullable)]
-    pub active_tasks: Vec<TaskIds>,
-    #[serde(default, deserialize_with = "list")]
-    #[ts(optional = nullable)]
-    pub standby_tasks: Vec<TaskIds>,
-    #[serde(default, deserialize_with = "list")]
-    #[ts(optional = nullable)]
-    pub warmup_tasks: Vec<TaskIds>,
+    #[serde(default)]
+    #[ts(as = "Vec<TaskIds>", optional = nullable)]
+    pub active_tasks: TaskList,
+    #[serde(default)]
+    #[ts(as = "Vec<TaskIds>", optional = nullable)]
+    pub standby_tasks: TaskList,
+    #[serde(default)]
+    #[ts(as = "Vec<TaskIds>", optional = nullable)]
+    pub warmup_tasks: TaskList,
     #[serde(default, deserialize_with = "list")]
     #[ts(optional = nullable)]
     pub task_offsets: Vec<TaskOffset>,
@@ -176,9 +176,9 @@ impl GroupSpecJson {
                     .into_iter()
                     .map(|t| (t.key, t.value))
                     .collect(),
-                active: TaskSet::from_task_ids_shared(m.active_tasks, &mut ids),
-                standby: TaskSet::from_task_ids_shared(m.standby_tasks, &mut ids),
-                warmup: TaskSet::from_task_ids_shared(m.warmup_tasks, &mut ids),
+                active: TaskSet::from_task_list(&m.active_tasks, &mut ids),
+                standby: TaskSet::from_task_list(&m.standby_tasks, &mut ids),
+                warmup: TaskSet::from_task_list(&m.warmup_tasks, &mut ids),
                 task_offsets: offsets(m.task_offsets),
                 task_end_offsets: offsets(m.task_end_offsets),
             })
@@ -206,27 +206,31 @@ pub struct AssignmentJsonIn {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[ts(rename = "MemberAssignment")]
 pub struct MemberAssignmentJsonIn {
-    #[serde(default, deserialize_with = "list")]
-    pub active_tasks: Vec<TaskIds>,
-    #[serde(default, deserialize_with = "list")]
-    pub standby_tasks: Vec<TaskIds>,
-    #[serde(default, deserialize_with = "list")]
-    pub warmup_tasks: Vec<TaskIds>,
+    #[serde(default)]
+    #[ts(as = "Vec<TaskIds>")]
+    pub active_tasks: TaskList,
+    #[serde(default)]
+    #[ts(as = "Vec<TaskIds>")]
+    pub standby_tasks: TaskList,
+    #[serde(default)]
+    #[ts(as = "Vec<TaskIds>")]
+    pub warmup_tasks: TaskList,
 }
 
 impl Validate for AssignmentJsonIn {}
 
 impl AssignmentJsonIn {
     pub fn into_assignment(self) -> GroupAssignment {
+        let mut ids = SharedIds::default();
         GroupAssignment {
             members: self
                 .members
                 .into_iter()
                 .map(|(id, m)| {
                     let a = super::MemberAssignment {
-                        active: TaskSet::from_task_ids(&m.active_tasks),
-                        standby: TaskSet::from_task_ids(&m.standby_tasks),
-                        warmup: TaskSet::from_task_ids(&m.warmup_tasks),
+                        active: TaskSet::from_task_list(&m.active_tasks, &mut ids),
+                        standby: TaskSet::from_task_list(&m.standby_tasks, &mut ids),
+                        warmup: TaskSet::from_task_list(&m.warmup_tasks, &mut ids),
                     };
                     (id, a)
                 })

@@ -193,6 +193,22 @@ pub fn decode_str<T: DeserializeOwned + Validate>(text: &str, what: &str) -> Res
     Ok(value)
 }
 
+/// The same decode with no error built and no `validate()`: `None` wherever
+/// `decode_str` would fail on the text (a caller that completes the value, then
+/// validates it, falls back to `decode_str` for the error).
+pub fn try_decode_str<T: DeserializeOwned>(text: &str) -> Option<T> {
+    if text.len() > crate::limits::MAX_INPUT_BYTES
+        || (text.len() > crate::limits::MAX_STRING_BYTES
+            && has_long_literal(text.as_bytes(), crate::limits::MAX_STRING_BYTES))
+    {
+        return None;
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    T::deserialize(&mut de)
+        .and_then(|v| de.end().map(|()| v))
+        .ok()
+}
+
 /// Decodes a `serde_json::Value` (tests and tools build inputs this way): its text.
 pub fn decode<T: DeserializeOwned + Validate>(
     v: &serde_json::Value,
@@ -536,7 +552,7 @@ pub mod partitions {
 
     #[derive(Deserialize)]
     #[serde(transparent)]
-    struct Partition(#[serde(deserialize_with = "partition::deserialize")] i32);
+    pub struct Partition(#[serde(deserialize_with = "partition::deserialize")] pub i32);
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<i32>, D::Error> {
         let v = Vec::<Partition>::deserialize(d)?;

@@ -9,6 +9,7 @@ pub mod heartbeat;
 pub mod json;
 pub mod offsets;
 pub mod status;
+pub mod task_list;
 
 pub use common::*;
 pub use consumer::*;
@@ -17,6 +18,7 @@ pub use errors::{ErrorCode, ProtocolError};
 pub use heartbeat::*;
 pub use offsets::*;
 pub use status::StatusCode;
+pub use task_list::TaskList;
 
 /// Messages and structures without cross-field rules.
 macro_rules! no_rules {

@@ -3,6 +3,7 @@
 //! input path: the group spec decoded straight into its typed form.
 
 use super::convert::{decode, decode_opt, error, output, JsResult};
+use super::packed;
 use crate::assignor::json::{assignment_config, assignor, AssignmentJsonIn, GroupSpecJson};
 use crate::assignor::{quality::quality_with_config, AssignmentConfig, GroupAssignment, GroupSpec};
 use crate::config::CoordinatorConfig;
@@ -52,6 +53,7 @@ export function assignmentObject(text, ints) {
 extern "C" {
     #[wasm_bindgen(js_name = assignmentObject)]
     fn assignment_object_js(text: &str, ints: &[u32]) -> JsValue;
+
 }
 
 /// The assignment as `{ members: { [memberId]: { activeTasks, standbyTasks,
@@ -104,7 +106,11 @@ fn name_of(v: &JsValue) -> Result<String, JsValue> {
     })
 }
 
+/// A spec object with its owned lists packed, else the spec as JSON text.
 fn spec_of(v: &JsValue) -> Result<GroupSpec, JsValue> {
+    if let Some(spec) = packed::spec(v) {
+        return Ok(spec);
+    }
     Ok(decode::<GroupSpecJson>(v, "groupSpec")?.into_spec())
 }
 
@@ -169,8 +175,14 @@ impl AssignIoFloor {
         })
     }
 
-    /// Only the decoding of the spec (its JSON text and the typed decode): what
-    /// `run` does before it builds the result.
+    /// Only the JS side of the spec's way in (`packSpec`: its owned lists packed, the
+    /// rest as JSON text); true when it packed.
+    pub fn pack(&self, group_spec: JsValue) -> bool {
+        packed::packs_spec(&group_spec)
+    }
+
+    /// Only the decoding of the spec (packed or as JSON text, and the typed decode):
+    /// what `run` does before it builds the result.
     pub fn decode(&self, group_spec: JsValue) -> Result<(), JsValue> {
         std::hint::black_box(spec_of(&group_spec)?);
         Ok(())

@@ -95,7 +95,10 @@ impl Coordinator {
 
     /// StreamsGroupHeartbeatRequest in, StreamsGroupHeartbeatResponse out.
     pub fn heartbeat(&mut self, request: JsValue, ctx: JsValue) -> JsResult {
-        let req: StreamsGroupHeartbeatRequest = decode(&request, "heartbeat")?;
+        let req = match super::packed::heartbeat(&request) {
+            Some(req) => req,
+            None => decode::<StreamsGroupHeartbeatRequest>(&request, "heartbeat")?,
+        };
         let ctx = self.ctx(&ctx)?;
         output(&self.inner.heartbeat(&req, &ctx))
     }

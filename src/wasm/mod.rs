@@ -6,6 +6,7 @@ pub mod convert;
 pub mod coordinator;
 pub mod history;
 pub mod invariants;
+pub mod packed;
 pub mod simulation;
 
 pub use coordinator::Coordinator;

@@ -47,6 +47,7 @@ mod rolling_bounce;
 mod sim_client;
 mod sim_fork;
 mod sim_presets;
+mod task_list;
 mod topology_configure;
 mod topology_creation;
 mod topology_describe;

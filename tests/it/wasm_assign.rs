@@ -133,3 +133,49 @@ fn a_caught_up_warmup_is_reported() {
         .map_err(thrown)
         .unwrap());
 }
+
+/// A spec object's owned lists cross packed (src/wasm/packed.rs), JSON text as text:
+/// both give the same assignment or the same error, for inputs in and out of shape.
+#[wasm_bindgen_test]
+fn packed_and_text_specs_answer_alike() {
+    let entry = |list: &str| {
+        format!(
+            r#"{{"subtopologies":[{{"subtopologyId":"0","numPartitions":4,"stateful":true}},{{"subtopologyId":"1","numPartitions":2}}],
+            "members":[{{"memberId":"a","processId":"p","activeTasks":{list}}},{{"memberId":"b","processId":"q","standbyTasks":[{{"subtopologyId":"0","partitions":[3]}}]}}]}}"#
+        )
+    };
+    let lists = [
+        r#"[{"subtopologyId":"0","partitions":[0,1]},{"subtopologyId":"1","partitions":[1]}]"#,
+        r#"[{"subtopologyId":"1","partitions":[1,0]},{"subtopologyId":"0","partitions":[2,2]}]"#,
+        r#"[{"partitions":[0],"subtopologyId":"0"}]"#,
+        r#"null"#,
+        r#"[]"#,
+        r#"[{"subtopologyId":"0","partitions":[-1]}]"#,
+        r#"[{"subtopologyId":"0","partitions":[1.5]}]"#,
+        r#"[{"subtopologyId":"0","partitions":[2147483648]}]"#,
+        r#"[{"subtopologyId":"0","partitions":["1"]}]"#,
+        r#"[{"subtopologyId":"0"}]"#,
+        r#"[{"subtopologyId":"0","partitions":[0],"x":1}]"#,
+        r#"[{"subtopologyId":0,"partitions":[0]}]"#,
+        r#"[["0",[1]]]"#,
+        r#"[null]"#,
+        r#"5"#,
+        r#"{"subtopologyId":"0","partitions":[0]}"#,
+        r#"[{"subtopologyId":"9","partitions":[7]}]"#,
+        r#"[{"subtopologyId":"a\u0000b","partitions":[0]}]"#,
+    ];
+    let outcome = |r: Result<JsValue, JsValue>| match r {
+        Ok(v) => format!("ok {}", stringify(&v)),
+        Err(e) => format!("error {}", thrown(e)),
+    };
+    let name = || JsValue::from_str("sticky");
+    let mut refused = 0;
+    for list in lists {
+        let text = entry(list);
+        let via_object = outcome(assign(name(), js(&text), JsValue::NULL));
+        let via_text = outcome(assign(name(), JsValue::from_str(&text), JsValue::NULL));
+        assert_eq!(via_object, via_text, "activeTasks {list}");
+        refused += usize::from(via_object.starts_with("error"));
+    }
+    assert!(refused >= 9, "{refused} refused");
+}

@@ -301,3 +301,54 @@ fn a_thrown_error_has_path_and_kind() {
         ("invalid".to_owned(), "sessionTimeoutMs".to_owned())
     );
 }
+
+/// A heartbeat object's owned lists cross packed (src/wasm/packed.rs), JSON text as
+/// text: two coordinators fed the same requests, one as objects and one as text, answer
+/// alike (responses and errors), null lists ("unchanged") kept apart from empty ones.
+#[wasm_bindgen_test]
+fn packed_and_text_heartbeats_answer_alike() {
+    let mut by_object = binding::Coordinator::new(JsValue::UNDEFINED).expect("coordinator");
+    let mut by_text = binding::Coordinator::new(JsValue::UNDEFINED).expect("coordinator");
+    for c in [&mut by_object, &mut by_text] {
+        c.create_topics(js(r#"[{"name":"orders","numPartitions":4}]"#))
+            .expect("topics");
+    }
+    let join = r#"{"groupId":"app","memberId":"m","memberEpoch":0,"rebalanceTimeoutMs":1000,
+        "topology":{"epoch":0,"subtopologies":[{"subtopologyId":"0","sourceTopics":["orders"]}]},
+        "activeTasks":[],"standbyTasks":[],"warmupTasks":[]}"#;
+    let beat =
+        |lists: &str| format!(r#"{{"groupId":"app","memberId":"m","memberEpoch":1{lists}}}"#);
+    let requests = [
+        join.to_owned(),
+        beat(
+            r#","activeTasks":[{"subtopologyId":"0","partitions":[0,1,2,3]}],"standbyTasks":[],"warmupTasks":[]"#,
+        ),
+        beat(""),
+        beat(r#","activeTasks":null,"standbyTasks":null"#),
+        beat(
+            r#","activeTasks":[{"subtopologyId":"0","partitions":[3,2]},{"subtopologyId":"0","partitions":[1,0]}]"#,
+        ),
+        beat(r#","activeTasks":[{"subtopologyId":"0","partitions":[9]}]"#),
+        beat(r#","activeTasks":[{"subtopologyId":"7","partitions":[0]}]"#),
+        beat(
+            r#","activeTasks":[{"subtopologyId":"0","partitions":[0]}],"standbyTasks":[{"subtopologyId":"0","partitions":[0]}]"#,
+        ),
+        beat(r#","activeTasks":[{"subtopologyId":"0","partitions":[-1]}]"#),
+        beat(r#","activeTasks":[{"subtopologyId":"0","partitions":[0],"x":1}]"#),
+        beat(r#","warmupTasks":{"subtopologyId":"0"}"#),
+        beat(r#","activeTasks":[]"#),
+    ];
+    let outcome = |r: Result<JsValue, JsValue>| match r {
+        Ok(v) => format!("ok {}", stringify(&v)),
+        Err(e) => format!("error {}", thrown(e)),
+    };
+    for text in requests {
+        let a = outcome(by_object.heartbeat(js(&text), JsValue::UNDEFINED));
+        let b = outcome(by_text.heartbeat(JsValue::from_str(&text), JsValue::UNDEFINED));
+        assert_eq!(a, b, "request {text}");
+    }
+    assert_eq!(
+        stringify(&by_object.records().expect("records")),
+        stringify(&by_text.records().expect("records"))
+    );
+}

@@ -1,0 +1,320 @@
+//! A task list of the wire (`[{ subtopologyId, partitions }]`, the shape of
+//! `Vec<TaskIds>`) held flat: one buffer of ids, one of partitions. A spread assignment
+//! of 100 000 tasks is 100 000 one-partition entries; decoded as `Vec<TaskIds>` that is
+//! a String and a Vec per entry, most of the decode's time in wasm (BENCHMARKS.md "The
+//! JS boundary"). Decoding accepts exactly what `Vec<TaskIds>` accepts (null or absent
+//! = empty) with the same errors, which `tests/it/task_list.rs` checks input by input.
+
+use crate::protocol::json::partitions::Partition;
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::ser::{SerializeSeq, SerializeStruct};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TaskList {
+    /// The entries' subtopology ids, one after another.
+    ids: String,
+    /// Per entry: where its id ends in `ids`, where its partitions end in `partitions`.
+    ends: Vec<(u32, u32)>,
+    partitions: Vec<i32>,
+}
+
+impl TaskList {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Appends one entry (`{ subtopologyId: id, partitions }`), as given: entries are
+    /// not merged, sorted or checked here (the wire allows repeats; consumers decide).
+    pub fn push(&mut self, id: &str, partitions: &[i32]) {
+        self.ids.push_str(id);
+        self.partitions.extend_from_slice(partitions);
+        self.close_entry();
+    }
+
+    fn close_entry(&mut self) {
+        self.ends.push((
+            u32::try_from(self.ids.len()).unwrap_or(u32::MAX),
+            u32::try_from(self.partitions.len()).unwrap_or(u32::MAX),
+        ));
+    }
+
+    /// The entries in their order: (subtopology id, partitions).
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &[i32])> + '_ {
+        let mut from = (0usize, 0usize);
+        self.ends.iter().map(move |&(id_end, p_end)| {
+            let (i, p) = (id_end as usize, p_end as usize);
+            let entry = (
+                self.ids.get(from.0..i).unwrap_or_default(),
+                self.partitions.get(from.1..p).unwrap_or_default(),
+            );
+            from = (i, p);
+            entry
+        })
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Partitions over all entries.
+    pub fn task_entries(&self) -> usize {
+        self.partitions.len()
+    }
+}
+
+impl<'a> FromIterator<(&'a str, &'a [i32])> for TaskList {
+    fn from_iter<I: IntoIterator<Item = (&'a str, &'a [i32])>>(iter: I) -> Self {
+        let mut list = TaskList::new();
+        for (id, ps) in iter {
+            list.push(id, ps);
+        }
+        list
+    }
+}
+
+impl Serialize for TaskList {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        struct Entry<'a>(&'a str, &'a [i32]);
+        impl Serialize for Entry<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut st = s.serialize_struct("TaskIds", 2)?;
+                st.serialize_field("subtopologyId", self.0)?;
+                st.serialize_field("partitions", self.1)?;
+                st.end()
+            }
+        }
+        let mut seq = s.serialize_seq(Some(self.len()))?;
+        for (id, ps) in self.iter() {
+            seq.serialize_element(&Entry(id, ps))?;
+        }
+        seq.end()
+    }
+}
+
+/// Null (or an absent field, with `#[serde(default)]`) is the empty list, as the
+/// `list` helper makes it for `Vec<TaskIds>`.
+impl<'de> Deserialize<'de> for TaskList {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_option(OptionalList)
+    }
+}
+
+struct OptionalList;
+
+impl<'de> Visitor<'de> for OptionalList {
+    type Value = TaskList;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("option")
+    }
+    fn visit_none<E: de::Error>(self) -> Result<TaskList, E> {
+        Ok(TaskList::new())
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<TaskList, E> {
+        Ok(TaskList::new())
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<TaskList, D::Error> {
+        d.deserialize_seq(ListVisitor)
+    }
+}
+
+struct ListVisitor;
+
+impl<'de> Visitor<'de> for ListVisitor {
+    type Value = TaskList;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a sequence")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<TaskList, A::Error> {
+        let mut list = TaskList::new();
+        while seq.next_element_seed(EntrySeed(&mut list))?.is_some() {}
+        Ok(list)
+    }
+}
+
+const FIELDS: &[&str] = &["subtopologyId", "partitions"];
+
+#[derive(Deserialize)]
+#[serde(field_identifier, rename_all = "camelCase")]
+enum Field {
+    SubtopologyId,
+    Partitions,
+}
+
+/// One `{ subtopologyId, partitions }` appended to the list (or, as serde's derive
+/// reads a struct, `[subtopologyId, partitions]`).
+struct EntrySeed<'l>(&'l mut TaskList);
+
+impl<'de> DeserializeSeed<'de> for EntrySeed<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_struct("TaskIds", FIELDS, self)
+    }
+}
+
+impl<'de> Visitor<'de> for EntrySeed<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("struct TaskIds")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let list = self.0;
+        let (ids_at, parts_at) = (list.ids.len(), list.partitions.len());
+        let (mut id, mut parts) = (false, false);
+        while let Some(key) = map.next_key::<Field>()? {
+            match key {
+                Field::SubtopologyId if id => {
+                    return Err(de::Error::duplicate_field("subtopologyId"))
+                }
+                Field::Partitions if parts => return Err(de::Error::duplicate_field("partitions")),
+                Field::SubtopologyId => {
+                    map.next_value_seed(IdSeed(&mut list.ids))?;
+                    id = true;
+                }
+                Field::Partitions => {
+                    map.next_value_seed(PartitionsSeed(&mut list.partitions))?;
+                    parts = true;
+                }
+            }
+        }
+        if !id {
+            return Err(de::Error::missing_field("subtopologyId"));
+        }
+        if !parts {
+            return Err(de::Error::missing_field("partitions"));
+        }
+        // Keys come in any order: each buffer grew only by this entry.
+        debug_assert!(list.ids.len() >= ids_at && list.partitions.len() >= parts_at);
+        list.close_entry();
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let list = self.0;
+        if seq.next_element_seed(IdSeed(&mut list.ids))?.is_none() {
+            return Err(de::Error::invalid_length(
+                0,
+                &"struct TaskIds with 2 elements",
+            ));
+        }
+        if seq
+            .next_element_seed(PartitionsSeed(&mut list.partitions))?
+            .is_none()
+        {
+            return Err(de::Error::invalid_length(
+                1,
+                &"struct TaskIds with 2 elements",
+            ));
+        }
+        list.close_entry();
+        Ok(())
+    }
+}
+
+/// A subtopology id appended to the ids buffer (no String of its own).
+struct IdSeed<'b>(&'b mut String);
+
+impl<'de> DeserializeSeed<'de> for IdSeed<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for IdSeed<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<(), E> {
+        self.0.push_str(s);
+        Ok(())
+    }
+}
+
+/// A partition list appended to the partitions buffer, each checked as
+/// `partitions::deserialize` checks it.
+struct PartitionsSeed<'b>(&'b mut Vec<i32>);
+
+impl<'de> DeserializeSeed<'de> for PartitionsSeed<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for PartitionsSeed<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a sequence")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while let Some(Partition(p)) = seq.next_element::<Partition>()? {
+            self.0.push(p);
+        }
+        Ok(())
+    }
+}
+
+/// Task lists that came as one buffer instead of JSON text (the binding packs the
+/// owned lists of a JS object that way, src/wasm/packed.rs): `ids` the distinct
+/// subtopology ids joined by U+0000, `ints` per list -1 (null) or its entry count, then
+/// per entry the id's index, the partition count and the partitions. `None` for
+/// anything out of shape, or beyond what the JSON text of the same lists could carry:
+/// a string over Kafka's STRING limit, or more than `json_budget` bytes, an upper bound
+/// of the lists' JSON text (the caller then decodes the JSON text, whose decoder words
+/// the error).
+pub fn unpack(
+    ids: &str,
+    ints: &[i32],
+    lists: usize,
+    json_budget: usize,
+) -> Option<Vec<Option<TaskList>>> {
+    let ids: Vec<&str> = ids.split('\u{0}').collect();
+    let mut id_bytes = Vec::with_capacity(ids.len());
+    for id in &ids {
+        if id.len() > crate::limits::MAX_STRING_BYTES {
+            return None;
+        }
+        id_bytes.push(serde_json::to_string(id).ok()?.len());
+    }
+    let mut rest = ints.iter().copied();
+    let mut bytes = 0usize;
+    let mut out = Vec::with_capacity(lists);
+    for _ in 0..lists {
+        // `"standbyTasks":null,` and the like.
+        bytes += 20;
+        let count = match rest.next()? {
+            -1 => {
+                out.push(None);
+                continue;
+            }
+            n => usize::try_from(n).ok()?,
+        };
+        let mut next = || rest.next().and_then(|i| usize::try_from(i).ok());
+        let mut list = TaskList::new();
+        for _ in 0..count {
+            let at = next()?;
+            bytes += 34 + id_bytes.get(at)?;
+            list.ids.push_str(ids.get(at)?);
+            for _ in 0..next()? {
+                let p = i32::try_from(next()?).ok()?;
+                bytes += p.checked_ilog10().map_or(1, |d| d as usize + 1) + 1;
+                list.partitions.push(p);
+            }
+            if bytes > json_budget {
+                return None;
+            }
+            list.close_entry();
+        }
+        out.push(Some(list));
+    }
+    (rest.next().is_none() && bytes <= json_budget).then_some(out)
+}

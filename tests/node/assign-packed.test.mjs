@@ -1,0 +1,217 @@
+// A spec given to assign() as a JS object has its owned task lists packed into one
+// buffer by the binding (src/wasm/assign.rs, packSpec); a spec given as JSON text is
+// decoded as text. Both must give the same answer for every input: the same
+// assignment, or the same error (message, kind, path). Random specs from a seeded
+// generator, each also mutated in the ways the packer must refuse to pack, plus the
+// JavaScript-only cases (toJSON, holes, BigInt, -0, U+0000 and lone surrogates).
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import test from "node:test";
+
+const require = createRequire(import.meta.url);
+const { assign, assignmentQuality, warmupCaughtUp } = require("../../pkg/node.cjs");
+
+/** Seeded generator (mulberry32): the same cases on every run. */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const bigintText = (v) => JSON.stringify(v, (_, x) => (typeof x === "bigint" ? x.toString() : x));
+
+/** The outcome of one call: its result as JSON, or its error's message, kind and path. */
+function outcome(fn) {
+  try {
+    return { ok: JSON.stringify(fn()) };
+  } catch (e) {
+    return { message: e.message, kind: e.kind, path: e.path };
+  }
+}
+
+function sameAsText(name, spec, config) {
+  const text = bigintText(spec);
+  const viaObject = outcome(() => assign(name, spec, config));
+  const viaText = outcome(() => assign(name, text, config));
+  assert.deepEqual(viaObject, viaText, `spec ${text.slice(0, 400)}`);
+  assert.deepEqual(
+    outcome(() => warmupCaughtUp(spec, config)),
+    outcome(() => warmupCaughtUp(text, config)),
+  );
+  return viaObject;
+}
+
+function randomSpec(r) {
+  const subs = 1 + Math.floor(r() * 4);
+  const parts = 1 + Math.floor(r() * 6);
+  const subtopologies = Array.from({ length: subs }, (_, i) => ({
+    subtopologyId: `s${i}`,
+    numPartitions: parts,
+    stateful: r() < 0.5,
+  }));
+  const members = Array.from({ length: 1 + Math.floor(r() * 5) }, (_, i) => {
+    const m = { memberId: `m${i}`, processId: `p${Math.floor(r() * 3)}` };
+    for (const role of ["activeTasks", "standbyTasks", "warmupTasks"]) {
+      const x = r();
+      if (x < 0.2) continue;
+      if (x < 0.3) {
+        m[role] = null;
+        continue;
+      }
+      m[role] = subtopologies
+        .filter(() => r() < 0.6)
+        .map((s) => ({
+          subtopologyId: s.subtopologyId,
+          partitions: Array.from({ length: parts }, (_, p) => p).filter(() => r() < 0.4),
+        }));
+    }
+    return m;
+  });
+  return { subtopologies, members, groupTopologyEpoch: 0 };
+}
+
+/** One of the changes the packer must not pack (or must pack exactly as text says). */
+const MUTATIONS = [
+  (e) => (e.partitions[0] = -1),
+  (e) => (e.partitions[0] = 1.5),
+  (e) => (e.partitions[0] = "1"),
+  (e) => (e.partitions[0] = null),
+  (e) => (e.partitions[0] = 2 ** 31),
+  (e) => (e.partitions[0] = -0),
+  (e) => (e.partitions[0] = Number.NaN),
+  (e) => delete e.subtopologyId,
+  (e) => delete e.partitions,
+  (e) => (e.extra = 1),
+  (e) => (e.extra = undefined),
+  (e) => (e.subtopologyId = 7),
+  (e) => (e.subtopologyId = "bad\u0000id"),
+  (e) => (e.subtopologyId = "lone\ud800"),
+  (e) => (e.subtopologyId = "x".repeat(40000)),
+  (e) => (e.partitions = 3),
+  (e) => (e.partitions.length += 2), // holes
+  (e) => (e.toJSON = () => ({ subtopologyId: "s0", partitions: [0] })),
+];
+
+test("random specs with owned lists decode alike as objects and as JSON text", () => {
+  const r = rng(1071);
+  let assigned = 0;
+  let refused = 0;
+  for (let c = 0; c < 400; c++) {
+    const spec = randomSpec(r);
+    const config = { numStandbyReplicas: Math.floor(r() * 2) };
+    const name = r() < 0.5 ? "sticky" : "highly_available";
+    if (sameAsText(name, spec, config).ok) assigned++;
+    // Then once more, with one entry mutated.
+    const entries = spec.members.flatMap((m) => [m.activeTasks, m.standbyTasks, m.warmupTasks].filter(Boolean).flat());
+    const victim = entries.find((e) => e.partitions.length > 0);
+    if (!victim) continue;
+    MUTATIONS[Math.floor(r() * MUTATIONS.length)](victim);
+    if (!sameAsText(name, spec, config).ok) refused++;
+  }
+  assert.ok(assigned > 300, `assigned ${assigned}`);
+  assert.ok(refused > 100, `refused ${refused}`);
+});
+
+test("JavaScript-only forms decode as their JSON text says", () => {
+  const base = () => ({
+    subtopologies: [{ subtopologyId: "0", numPartitions: 4, stateful: true }],
+    members: [
+      { memberId: "a", processId: "p", activeTasks: [{ subtopologyId: "0", partitions: [0, 1] }] },
+      { memberId: "b", processId: "q", activeTasks: [{ subtopologyId: "0", partitions: [2, 3] }] },
+    ],
+  });
+  const cases = {
+    "a list with toJSON": (s) => {
+      s.members[0].activeTasks.toJSON = () => [];
+    },
+    "a member with toJSON": (s) => {
+      s.members[0].toJSON = () => ({ memberId: "z", processId: "p" });
+    },
+    "the members with toJSON": (s) => {
+      s.members.toJSON = () => [];
+    },
+    "a hole in the members": (s) => {
+      s.members.length = 3;
+    },
+    "a hole in a list": (s) => {
+      s.members[0].activeTasks.length = 2;
+    },
+    "a member without a prototype": (s) => {
+      s.members[0] = Object.assign(Object.create(null), s.members[0]);
+    },
+    "an entry without a prototype": (s) => {
+      s.members[0].activeTasks[0] = Object.assign(Object.create(null), s.members[0].activeTasks[0]);
+    },
+    "a symbol key": (s) => {
+      s.members[0].activeTasks[0][Symbol("x")] = 1;
+    },
+    "a getter": (s) => {
+      Object.defineProperty(s.members[0].activeTasks[0], "partitions", { get: () => [3], enumerable: true });
+    },
+    "a non-enumerable extra key": (s) => {
+      Object.defineProperty(s.members[0].activeTasks[0], "hidden", { value: 1, enumerable: false });
+    },
+    "a BigInt offset": (s) => {
+      s.members[0].taskOffsets = [{ subtopologyId: "0", partition: 0, offset: 10n }];
+    },
+    "a BigInt partition": (s) => {
+      s.members[0].activeTasks[0].partitions[0] = 1n;
+    },
+    "lists given as undefined": (s) => {
+      s.members[0].standbyTasks = undefined;
+    },
+    "a list that is a string": (s) => {
+      s.members[0].activeTasks = "0_1";
+    },
+    "owned lists that are not sorted": (s) => {
+      s.members[0].activeTasks = [
+        { subtopologyId: "0", partitions: [1, 0, 1] },
+        { subtopologyId: "0", partitions: [3] },
+      ];
+    },
+    "an unknown subtopology and partition": (s) => {
+      s.members[0].activeTasks.push({ subtopologyId: "9", partitions: [7] }, { subtopologyId: "0", partitions: [40] });
+    },
+    "a member that is not an object": (s) => {
+      s.members[1] = 5;
+    },
+  };
+  for (const [what, change] of Object.entries(cases)) {
+    const spec = base();
+    change(spec);
+    let text;
+    try {
+      text = bigintText(spec);
+    } catch {
+      text = null;
+    }
+    const viaObject = outcome(() => assign("sticky", spec));
+    if (text === null) {
+      assert.ok(viaObject.message, `${what}: expected an error`);
+      continue;
+    }
+    assert.deepEqual(
+      viaObject,
+      outcome(() => assign("sticky", text)),
+      what,
+    );
+  }
+});
+
+test("assignmentQuality reads a packed spec as it reads the JSON text", () => {
+  const r = rng(7);
+  for (let c = 0; c < 50; c++) {
+    const spec = randomSpec(r);
+    const result = assign("sticky", spec);
+    const text = JSON.stringify(spec);
+    assert.deepEqual(
+      outcome(() => assignmentQuality(spec, result)),
+      outcome(() => assignmentQuality(text, result)),
+    );
+  }
+});
