@@ -199,6 +199,36 @@ impl TaskSet {
         )
     }
 
+    /// From packed entries (id index, partitions: `task_list::read_packed`), `ids`
+    /// the shared id of each index and `ranks` its place in id order. `None` for an
+    /// index out of range.
+    pub fn from_packed(
+        entries: &[(usize, &[i32])],
+        ids: &[Arc<str>],
+        ranks: &[usize],
+    ) -> Option<Self> {
+        let mut prev: Option<usize> = None;
+        let mut in_form = true;
+        let mut size = 0;
+        for &(id, ps) in entries {
+            let rank = *ranks.get(id)?;
+            ids.get(id)?;
+            in_form &= !ps.is_empty()
+                && prev.is_none_or(|p| p < rank)
+                && ps.windows(2).all(|w| w[0] < w[1]);
+            prev = Some(rank);
+            size += ps.len();
+        }
+        let with_ids = entries
+            .iter()
+            .filter_map(|&(id, ps)| ids.get(id).map(|s| (s.clone(), ps)));
+        Some(if in_form {
+            Self::from_runs(with_ids, size)
+        } else {
+            Self::normalized(with_ids.map(|(s, ps)| (s, ps.to_vec())).collect())
+        })
+    }
+
     /// The wire form: subtopologies sorted, partitions sorted.
     pub fn to_task_ids(&self) -> Vec<TaskIds> {
         self.subtopologies()

@@ -150,6 +150,16 @@ fn offsets(list: Vec<TaskOffset>) -> BTreeMap<TaskId, i64> {
 impl GroupSpecJson {
     /// The assignor's input: subtopologies and members sorted by id.
     pub fn into_spec(self) -> GroupSpec {
+        let mut ids = SharedIds::default();
+        self.into_spec_with(|m| {
+            [&m.active_tasks, &m.standby_tasks, &m.warmup_tasks]
+                .map(|l| TaskSet::from_task_list(l, &mut ids))
+        })
+    }
+
+    /// The same, each member's active, standby and warm-up sets made by `sets` (the
+    /// binding's packed lists become sets without a `TaskList`, src/wasm/packed.rs).
+    pub fn into_spec_with(self, mut sets: impl FnMut(&MemberJson) -> [TaskSet; 3]) -> GroupSpec {
         let topology_epoch = self.group_topology_epoch;
         let mut subtopologies: Vec<SubtopologySpec> = self
             .subtopologies
@@ -161,26 +171,28 @@ impl GroupSpecJson {
             })
             .collect();
         subtopologies.sort_by(|a, b| a.id.cmp(&b.id));
-        let mut ids = SharedIds::default();
         let mut members: Vec<MemberSpec> = self
             .members
             .into_iter()
-            .map(|m| MemberSpec {
-                member_id: m.member_id,
-                process_id: m.process_id,
-                topology_epoch: m.topology_epoch.unwrap_or(topology_epoch),
-                rack_id: m.rack_id,
-                client_tags: m
-                    .client_tags
-                    .unwrap_or_default()
-                    .into_iter()
-                    .map(|t| (t.key, t.value))
-                    .collect(),
-                active: TaskSet::from_task_list(&m.active_tasks, &mut ids),
-                standby: TaskSet::from_task_list(&m.standby_tasks, &mut ids),
-                warmup: TaskSet::from_task_list(&m.warmup_tasks, &mut ids),
-                task_offsets: offsets(m.task_offsets),
-                task_end_offsets: offsets(m.task_end_offsets),
+            .map(|m| {
+                let [active, standby, warmup] = sets(&m);
+                MemberSpec {
+                    member_id: m.member_id,
+                    process_id: m.process_id,
+                    topology_epoch: m.topology_epoch.unwrap_or(topology_epoch),
+                    rack_id: m.rack_id,
+                    client_tags: m
+                        .client_tags
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|t| (t.key, t.value))
+                        .collect(),
+                    active,
+                    standby,
+                    warmup,
+                    task_offsets: offsets(m.task_offsets),
+                    task_end_offsets: offsets(m.task_end_offsets),
+                }
             })
             .collect();
         members.sort_by(|a, b| a.member_id.cmp(&b.member_id));

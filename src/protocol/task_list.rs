@@ -263,58 +263,102 @@ impl<'de> Visitor<'de> for PartitionsSeed<'_> {
     }
 }
 
-/// Task lists that came as one buffer instead of JSON text (the binding packs the
-/// owned lists of a JS object that way, src/wasm/packed.rs): `ids` the distinct
-/// subtopology ids joined by U+0000, `ints` per list -1 (null) or its entry count, then
-/// per entry the id's index, the partition count and the partitions. `None` for
-/// anything out of shape, or beyond what the JSON text of the same lists could carry:
-/// a string over Kafka's STRING limit, or more than `json_budget` bytes, an upper bound
-/// of the lists' JSON text (the caller then decodes the JSON text, whose decoder words
-/// the error).
+/// The distinct subtopology ids of packed task lists (the binding packs the owned
+/// lists of a JS object that way, src/wasm/packed.rs): joined by U+0000 in one string.
+pub struct PackedIds<'a> {
+    pub names: Vec<&'a str>,
+    /// Each id's length as a JSON string literal (for the input limit).
+    json_bytes: Vec<usize>,
+}
+
+impl<'a> PackedIds<'a> {
+    /// `None` when an id is longer than Kafka's STRING limit (the JSON text path then
+    /// words the error).
+    pub fn parse(ids: &'a str) -> Option<Self> {
+        let names: Vec<&str> = ids.split('\u{0}').collect();
+        let mut json_bytes = Vec::with_capacity(names.len());
+        for id in &names {
+            if id.len() > crate::limits::MAX_STRING_BYTES {
+                return None;
+            }
+            json_bytes.push(serde_json::to_string(id).ok()?.len());
+        }
+        Some(PackedIds { names, json_bytes })
+    }
+}
+
+/// Reads `lists` packed task lists: `ints` per list -1 (null) or its entry count, then
+/// per entry the id's index in `ids`, the partition count and the partitions. Calls
+/// `list` once per list with its entries (id index, partitions), `None` for null.
+/// `None` for anything out of shape, or beyond what the JSON text of the same lists
+/// could carry: more than `json_budget` bytes, an upper bound of the lists' JSON text
+/// (the caller then decodes the JSON text, whose decoder words the error).
+pub fn read_packed<'i>(
+    ids: &PackedIds<'_>,
+    ints: &'i [i32],
+    lists: usize,
+    json_budget: usize,
+    mut list: impl FnMut(Option<&[(usize, &'i [i32])]>),
+) -> Option<()> {
+    let mut at = 0usize;
+    let mut next = |n: usize| {
+        let s = ints.get(at..at.checked_add(n)?)?;
+        at += n;
+        Some(s)
+    };
+    let mut bytes = 0usize;
+    let mut entries: Vec<(usize, &[i32])> = Vec::new();
+    for _ in 0..lists {
+        // `"standbyTasks":null,` and the like.
+        bytes += 20;
+        let count = match *next(1)?.first()? {
+            -1 => {
+                list(None);
+                continue;
+            }
+            n => usize::try_from(n).ok()?,
+        };
+        entries.clear();
+        for _ in 0..count {
+            let &[id, n] = next(2)? else { return None };
+            let id = usize::try_from(id).ok()?;
+            let partitions = next(usize::try_from(n).ok()?)?;
+            if partitions.iter().any(|&p| p < 0) {
+                return None;
+            }
+            // A partition is at most 10 digits and a comma.
+            bytes += 34 + ids.json_bytes.get(id)? + 11 * partitions.len();
+            if bytes > json_budget {
+                return None;
+            }
+            entries.push((id, partitions));
+        }
+        list(Some(&entries));
+    }
+    (at == ints.len()).then_some(())
+}
+
+/// Packed lists (`read_packed`) as task lists.
 pub fn unpack(
     ids: &str,
     ints: &[i32],
     lists: usize,
     json_budget: usize,
 ) -> Option<Vec<Option<TaskList>>> {
-    let ids: Vec<&str> = ids.split('\u{0}').collect();
-    let mut id_bytes = Vec::with_capacity(ids.len());
-    for id in &ids {
-        if id.len() > crate::limits::MAX_STRING_BYTES {
-            return None;
-        }
-        id_bytes.push(serde_json::to_string(id).ok()?.len());
-    }
-    let mut rest = ints.iter().copied();
-    let mut bytes = 0usize;
+    let ids = PackedIds::parse(ids)?;
     let mut out = Vec::with_capacity(lists);
-    for _ in 0..lists {
-        // `"standbyTasks":null,` and the like.
-        bytes += 20;
-        let count = match rest.next()? {
-            -1 => {
-                out.push(None);
-                continue;
+    let mut bad = false;
+    read_packed(&ids, ints, lists, json_budget, |entries| {
+        out.push(entries.map(|entries| {
+            let mut l = TaskList::new();
+            for &(id, ps) in entries {
+                match ids.names.get(id) {
+                    Some(name) => l.push(name, ps),
+                    None => bad = true,
+                }
             }
-            n => usize::try_from(n).ok()?,
-        };
-        let mut next = || rest.next().and_then(|i| usize::try_from(i).ok());
-        let mut list = TaskList::new();
-        for _ in 0..count {
-            let at = next()?;
-            bytes += 34 + id_bytes.get(at)?;
-            list.ids.push_str(ids.get(at)?);
-            for _ in 0..next()? {
-                let p = i32::try_from(next()?).ok()?;
-                bytes += p.checked_ilog10().map_or(1, |d| d as usize + 1) + 1;
-                list.partitions.push(p);
-            }
-            if bytes > json_budget {
-                return None;
-            }
-            list.close_entry();
-        }
-        out.push(Some(list));
-    }
-    (rest.next().is_none() && bytes <= json_budget).then_some(out)
+            l
+        }))
+    })?;
+    (!bad).then_some(out)
 }

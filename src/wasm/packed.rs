@@ -15,8 +15,10 @@ use crate::assignor::json::GroupSpecJson;
 use crate::assignor::GroupSpec;
 use crate::limits::MAX_INPUT_BYTES;
 use crate::protocol::json::{try_decode_str, Validate};
-use crate::protocol::task_list::unpack;
+use crate::protocol::task_list::{read_packed, unpack, PackedIds};
 use crate::protocol::{StreamsGroupHeartbeatRequest, TaskIds, TaskList};
+use crate::task::TaskSet;
+use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -132,7 +134,7 @@ fn parts(packed: JsValue) -> Option<(String, String, Vec<i32>)> {
 }
 
 /// The lists, or `None` where the text with them could exceed the input limit.
-fn lists(text: &str, ids: &str, ints: &[i32], n: usize) -> Option<Vec<Option<TaskList>>> {
+fn task_lists(text: &str, ids: &str, ints: &[i32], n: usize) -> Option<Vec<Option<TaskList>>> {
     unpack(ids, ints, n, MAX_INPUT_BYTES.checked_sub(text.len())?)
 }
 
@@ -141,22 +143,50 @@ pub fn packs_spec(v: &JsValue) -> bool {
     v.is_object() && !pack_spec(v).is_null()
 }
 
-/// A group spec object, its owned lists packed; `None`: decode it as JSON text.
+/// A group spec object, its owned lists packed; `None`: decode it as JSON text. The
+/// lists become task sets directly (the spec's `validate()` does not read them).
 pub fn spec(v: &JsValue) -> Option<GroupSpec> {
     if !v.is_object() {
         return None;
     }
     let (text, ids, ints) = parts(pack_spec(v))?;
-    let mut spec: GroupSpecJson = try_decode_str(&text)?;
-    let mut lists = lists(&text, &ids, &ints, 3 * spec.members.len())?.into_iter();
-    for m in &mut spec.members {
-        let mut next = || lists.next().map(Option::unwrap_or_default);
-        m.active_tasks = next()?;
-        m.standby_tasks = next()?;
-        m.warmup_tasks = next()?;
-    }
+    let spec: GroupSpecJson = try_decode_str(&text)?;
     spec.validate().ok()?;
-    Some(spec.into_spec())
+    let ids = PackedIds::parse(&ids)?;
+    let shared: Vec<Arc<str>> = ids.names.iter().map(|&n| Arc::from(n)).collect();
+    let mut order: Vec<usize> = (0..shared.len()).collect();
+    order.sort_by(|&a, &b| shared.get(a).cmp(&shared.get(b)));
+    if order
+        .windows(2)
+        .any(|w| matches!(w, [a, b] if shared.get(*a) == shared.get(*b)))
+    {
+        return None;
+    }
+    let mut ranks = vec![0; order.len()];
+    for (rank, &i) in order.iter().enumerate() {
+        *ranks.get_mut(i)? = rank;
+    }
+    let budget = MAX_INPUT_BYTES.checked_sub(text.len())?;
+    let mut sets = Vec::with_capacity(3 * spec.members.len());
+    let mut bad = false;
+    read_packed(
+        &ids,
+        &ints,
+        3 * spec.members.len(),
+        budget,
+        |entries| match entries.map_or(Some(TaskSet::new()), |e| {
+            TaskSet::from_packed(e, &shared, &ranks)
+        }) {
+            Some(set) => sets.push(set),
+            None => bad = true,
+        },
+    )?;
+    if bad {
+        return None;
+    }
+    let mut sets = sets.into_iter();
+    let mut next = move || sets.next().unwrap_or_default();
+    Some(spec.into_spec_with(|_| [next(), next(), next()]))
 }
 
 /// A heartbeat request object, its owned lists packed; `None`: decode it as JSON text.
@@ -166,7 +196,7 @@ pub fn heartbeat(v: &JsValue) -> Option<StreamsGroupHeartbeatRequest> {
     }
     let (text, ids, ints) = parts(pack_request(v))?;
     let mut req: StreamsGroupHeartbeatRequest = try_decode_str(&text)?;
-    let [a, s, w]: [Option<TaskList>; 3] = lists(&text, &ids, &ints, 3)?.try_into().ok()?;
+    let [a, s, w]: [Option<TaskList>; 3] = task_lists(&text, &ids, &ints, 3)?.try_into().ok()?;
     let wire = |l: Option<TaskList>| {
         l.map(|l| {
             l.iter()

@@ -26,13 +26,11 @@ struct New {
 }
 impl Validate for New {}
 
+/// A decode's entries, or its error's text.
+type Outcome = Result<Vec<(String, Vec<i32>)>, String>;
+
 /// Both decodes of `{ "activeTasks": <value> }` (or of `text` as it is).
-fn both(
-    text: &str,
-) -> (
-    Result<Vec<(String, Vec<i32>)>, String>,
-    Result<Vec<(String, Vec<i32>)>, String>,
-) {
+fn both(text: &str) -> (Outcome, Outcome) {
     let old = decode_str::<Old>(text, "probe")
         .map(|o| {
             o.active_tasks
