@@ -108,7 +108,7 @@ impl Coordinator {
                     group_id: gid.to_owned(),
                     member_id: member.id.clone(),
                 },
-                Some(RecordValue::MemberMetadata((&update.meta).into())),
+                Some(RecordValue::MemberMetadata(update.meta.clone())),
             );
         }
         if member.is_new {
@@ -134,7 +134,7 @@ impl Coordinator {
                 group_id: gid.to_owned(),
                 member_id: id.to_owned(),
             },
-            Some(RecordValue::MemberMetadata((&t.meta).into())),
+            Some(RecordValue::MemberMetadata(t.meta.clone())),
         );
         if let Some(target) = &t.target {
             self.write(
