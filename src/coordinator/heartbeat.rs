@@ -237,17 +237,7 @@ impl Coordinator {
             Some(RecordValue::GroupMetadata(value)),
         );
         if empty {
-            self.write(
-                RecordKey::TargetAssignmentMetadata {
-                    group_id: group_id.to_owned(),
-                },
-                Some(RecordValue::TargetAssignmentMetadata(
-                    TargetAssignmentMetadataValue {
-                        assignment_epoch: epoch,
-                        initial_rebalance_deadline_ms: None,
-                    },
-                )),
-            );
+            self.write_target_metadata(group_id, epoch, None);
         }
     }
 
