@@ -175,17 +175,7 @@ impl Coordinator {
         ctx: &RequestContext,
     ) -> Result<StreamsGroupHeartbeatResponse, ProtocolError> {
         let principal = ctx.principal.as_deref().unwrap_or(ANONYMOUS).to_owned();
-        if !self.cluster.authorize(
-            &principal,
-            ResourceType::Group,
-            &req.group_id,
-            Operation::Read,
-        ) {
-            return Err(ProtocolError::new(
-                GROUP_AUTHORIZATION_FAILED,
-                format!("Not authorized to read group {}.", req.group_id),
-            ));
-        }
+        self.authorize_group_read(&principal, &req.group_id)?;
         validation::validate_heartbeat(req)?;
         crate::limits::check_heartbeat(req)?;
         if let Some(t) = &req.topology {
@@ -211,6 +201,24 @@ impl Coordinator {
         } else {
             self.join_or_heartbeat(req, ctx, &principal)
         }
+    }
+
+    /// READ on the group, which a heartbeat of either group type needs.
+    pub(crate) fn authorize_group_read(
+        &self,
+        principal: &str,
+        group_id: &str,
+    ) -> Result<(), ProtocolError> {
+        if self
+            .cluster
+            .authorize(principal, ResourceType::Group, group_id, Operation::Read)
+        {
+            return Ok(());
+        }
+        Err(ProtocolError::new(
+            GROUP_AUTHORIZATION_FAILED,
+            format!("Not authorized to read group {group_id}."),
+        ))
     }
 
     /// Removes a member now: tombstones for all its records, then one group epoch bump.
