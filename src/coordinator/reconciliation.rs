@@ -30,19 +30,13 @@ pub fn next(
     owned: Option<&TasksTuple>,
     is_free: impl Fn(Role, &str, i32, bool) -> bool,
 ) -> Option<CurrentAssignment> {
-    let out = match current.state {
+    // The epoch a member that must still revoke tasks stays at.
+    let epoch_if_revoking = match current.state {
         MemberState::Stable => {
             if current.member_epoch == target_epoch {
                 return None;
             }
-            compute(
-                current,
-                current.member_epoch,
-                target_epoch,
-                target,
-                owned,
-                is_free,
-            )
+            current.member_epoch
         }
         MemberState::UnrevokedTasks => {
             if not_released(&current.pending_revocation, owned) {
@@ -50,27 +44,21 @@ pub fn next(
             }
             // Kafka moves a member that confirmed a revocation one epoch forward, then
             // on towards the target.
-            compute(
-                current,
-                current
-                    .member_epoch
-                    .saturating_add(1)
-                    .min(target_epoch.max(current.member_epoch)),
-                target_epoch,
-                target,
-                owned,
-                is_free,
-            )
+            current
+                .member_epoch
+                .saturating_add(1)
+                .min(target_epoch.max(current.member_epoch))
         }
-        MemberState::UnreleasedTasks => compute(
-            current,
-            current.member_epoch,
-            target_epoch,
-            target,
-            owned,
-            is_free,
-        ),
+        MemberState::UnreleasedTasks => current.member_epoch,
     };
+    let out = compute(
+        current,
+        epoch_if_revoking,
+        target_epoch,
+        target,
+        owned,
+        is_free,
+    );
     (out != *current).then_some(out)
 }
 
