@@ -786,28 +786,21 @@ export function renderEvents(list, frame, selectedSeq, onSelect) {
       el("span", { class: "what" }, e.detail),
     );
   });
-  if (items.length === 0)
-    items.push(
-      el(
-        "li",
-        { class: "kind-none" },
-        el("span", { class: "t" }, ""),
-        el("span", {}, ""),
-        el("span", { class: "what muted" }, "The start: nothing has happened yet. Step forward."),
-      ),
+  // A row that is no event: no time, no member, a muted sentence.
+  const note = (kind, text) =>
+    el(
+      "li",
+      { class: `kind-${kind}` },
+      el("span", { class: "t" }, ""),
+      el("span", {}, ""),
+      el("span", { class: "what muted" }, text),
     );
+  if (items.length === 0) items.push(note("none", "The start: nothing has happened yet. Step forward."));
   if (frame.events.length > MAX_EVENTS_SHOWN) {
     items.push(
-      el(
-        "li",
-        { class: "kind-more" },
-        el("span", { class: "t" }, ""),
-        el("span", {}, ""),
-        el(
-          "span",
-          { class: "what muted" },
-          `and ${frame.events.length - MAX_EVENTS_SHOWN} more events in this step (Copy as Markdown lists them all)`,
-        ),
+      note(
+        "more",
+        `and ${frame.events.length - MAX_EVENTS_SHOWN} more events in this step (Copy as Markdown lists them all)`,
       ),
     );
   }

@@ -120,40 +120,29 @@ function lineOf(text, path) {
     ws();
     if (at === want) return line;
     const c = text[i];
-    if (c === "{") {
-      i++;
-      for (;;) {
-        ws();
-        if (text[i] === "}") {
-          i++;
-          return null;
-        }
-        const key = str();
-        ws();
-        i++; // colon
-        const found = walk(at === "" ? key : `${at}.${key}`);
-        if (found !== null) return found;
-        ws();
-        if (text[i] === ",") i++;
-        else if (text[i] === "}") {
-          i++;
-          return null;
-        } else return null;
-      }
-    }
-    if (c === "[") {
+    if (c === "{" || c === "[") {
+      // An object's members and an array's elements are walked alike; only a
+      // member's key (before its colon) names its path differently.
+      const close = c === "{" ? "}" : "]";
       i++;
       for (let n = 0; ; n++) {
         ws();
-        if (text[i] === "]") {
+        if (text[i] === close) {
           i++;
           return null;
         }
-        const found = walk(`${at}[${n}]`);
+        let child = `${at}[${n}]`;
+        if (c === "{") {
+          const key = str();
+          ws();
+          i++; // colon
+          child = at === "" ? key : `${at}.${key}`;
+        }
+        const found = walk(child);
         if (found !== null) return found;
         ws();
         if (text[i] === ",") i++;
-        else if (text[i] === "]") {
+        else if (text[i] === close) {
           i++;
           return null;
         } else return null;

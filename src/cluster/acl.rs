@@ -123,27 +123,37 @@ fn resource_name<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     Ok(n)
 }
 
+/// A name read by `parse`, or an error naming `what` it is and the `known` names.
+fn by_name<'de, D: Deserializer<'de>, T>(
+    d: D,
+    parse: fn(&str) -> Option<T>,
+    what: &str,
+    known: &str,
+) -> Result<T, D::Error> {
+    let s = String::deserialize(d)?;
+    parse(&s).ok_or_else(|| {
+        de::Error::custom(format_args!(
+            "unknown {what} {:?}; known: {known}",
+            truncate(&s, 40)
+        ))
+    })
+}
+
 impl<'de> Deserialize<'de> for ResourceType {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        ResourceType::parse(&s).ok_or_else(|| {
-            de::Error::custom(format_args!(
-                "unknown resource type {:?}; known: group, topic, cluster",
-                truncate(&s, 40)
-            ))
-        })
+        by_name(
+            d,
+            ResourceType::parse,
+            "resource type",
+            "group, topic, cluster",
+        )
     }
 }
 
 impl<'de> Deserialize<'de> for Operation {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        Operation::parse(&s).ok_or_else(|| {
-            de::Error::custom(format_args!(
-                "unknown operation {:?}; known: read, describe, create, delete, all",
-                truncate(&s, 40)
-            ))
-        })
+        let known = "read, describe, create, delete, all";
+        by_name(d, Operation::parse, "operation", known)
     }
 }
 

@@ -8,7 +8,7 @@
 use super::heartbeat::Refusal;
 use super::records::*;
 use super::{Coordinator, RequestContext};
-use crate::cluster::{Operation, ResourceType, ANONYMOUS};
+use crate::cluster::ANONYMOUS;
 use crate::protocol::ErrorCode::*;
 use crate::protocol::{
     ConsumerGroupAssignment, ConsumerGroupHeartbeatRequest, ConsumerGroupHeartbeatResponse,
@@ -207,17 +207,7 @@ impl Coordinator {
         ctx: &RequestContext,
     ) -> Result<(), ProtocolError> {
         let principal = ctx.principal.as_deref().unwrap_or(ANONYMOUS);
-        if !self.cluster.authorize(
-            principal,
-            ResourceType::Group,
-            &req.group_id,
-            Operation::Read,
-        ) {
-            return Err(ProtocolError::new(
-                GROUP_AUTHORIZATION_FAILED,
-                format!("Not authorized to read group {}.", req.group_id),
-            ));
-        }
+        self.authorize_group_read(principal, &req.group_id)?;
         validate_consumer_heartbeat(req)?;
         let gid = req.group_id.as_str();
         if self.groups.contains_key(gid) {

@@ -175,17 +175,7 @@ impl Coordinator {
         ctx: &RequestContext,
     ) -> Result<StreamsGroupHeartbeatResponse, ProtocolError> {
         let principal = ctx.principal.as_deref().unwrap_or(ANONYMOUS).to_owned();
-        if !self.cluster.authorize(
-            &principal,
-            ResourceType::Group,
-            &req.group_id,
-            Operation::Read,
-        ) {
-            return Err(ProtocolError::new(
-                GROUP_AUTHORIZATION_FAILED,
-                format!("Not authorized to read group {}.", req.group_id),
-            ));
-        }
+        self.authorize_group_read(&principal, &req.group_id)?;
         validation::validate_heartbeat(req)?;
         crate::limits::check_heartbeat(req)?;
         if let Some(t) = &req.topology {
@@ -213,6 +203,24 @@ impl Coordinator {
         }
     }
 
+    /// READ on the group, which a heartbeat of either group type needs.
+    pub(crate) fn authorize_group_read(
+        &self,
+        principal: &str,
+        group_id: &str,
+    ) -> Result<(), ProtocolError> {
+        if self
+            .cluster
+            .authorize(principal, ResourceType::Group, group_id, Operation::Read)
+        {
+            return Ok(());
+        }
+        Err(ProtocolError::new(
+            GROUP_AUTHORIZATION_FAILED,
+            format!("Not authorized to read group {group_id}."),
+        ))
+    }
+
     /// Removes a member now: tombstones for all its records, then one group epoch bump.
     pub(crate) fn remove_member(&mut self, group_id: &str, member_id: &str) {
         self.tombstone_member(group_id, member_id);
@@ -237,17 +245,7 @@ impl Coordinator {
             Some(RecordValue::GroupMetadata(value)),
         );
         if empty {
-            self.write(
-                RecordKey::TargetAssignmentMetadata {
-                    group_id: group_id.to_owned(),
-                },
-                Some(RecordValue::TargetAssignmentMetadata(
-                    TargetAssignmentMetadataValue {
-                        assignment_epoch: epoch,
-                        initial_rebalance_deadline_ms: None,
-                    },
-                )),
-            );
+            self.write_target_metadata(group_id, epoch, None);
         }
     }
 

@@ -3,7 +3,7 @@
 //! offsets, what it last reported and was last sent; recorded here) and its timers.
 
 use super::tasks::TasksTuple;
-use crate::protocol::{Endpoint, KeyValue, Status};
+use crate::protocol::Status;
 use crate::task::{TaskId, TaskSet};
 use std::collections::BTreeMap;
 
@@ -46,19 +46,9 @@ impl MemberState {
     }
 }
 
-/// StreamsGroupMemberMetadataValue.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct MemberMetadata {
-    pub instance_id: Option<String>,
-    pub rack_id: Option<String>,
-    pub client_id: String,
-    pub client_host: String,
-    pub rebalance_timeout_ms: i32,
-    pub topology_epoch: i32,
-    pub process_id: String,
-    pub user_endpoint: Option<Endpoint>,
-    pub client_tags: Vec<KeyValue>,
-}
+/// A member's metadata is its record's value (StreamsGroupMemberMetadataValue): one
+/// type for what the member holds and what the log records.
+pub type MemberMetadata = super::records::MemberMetadataValue;
 
 impl MemberMetadata {
     /// The fields whose change rebalances a static member (Kafka: a static restart

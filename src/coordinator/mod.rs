@@ -210,14 +210,17 @@ impl Coordinator {
             ));
         }
         let quote = |id: &str| crate::protocol::json::truncate(id, 60);
-        for (gid, g) in &self.groups {
-            if g.members.len() > MAX_MEMBERS_PER_GROUP {
+        let members = |what: &str, gid: &str, n: usize| {
+            if n > MAX_MEMBERS_PER_GROUP {
                 return Err(format!(
-                    "group {} has {} members; a group has at most {MAX_MEMBERS_PER_GROUP}",
-                    quote(gid),
-                    g.members.len()
+                    "{what} {} has {n} members; a group has at most {MAX_MEMBERS_PER_GROUP}",
+                    quote(gid)
                 ));
             }
+            Ok(())
+        };
+        for (gid, g) in &self.groups {
+            members("group", gid, g.members.len())?;
             if let Some(Ok(cfg)) = &g.configured {
                 let n = crate::limits::task_count(cfg);
                 if n > MAX_TASKS_PER_GROUP {
@@ -229,13 +232,7 @@ impl Coordinator {
             }
         }
         for (gid, g) in &self.consumer_groups {
-            if g.members.len() > MAX_MEMBERS_PER_GROUP {
-                return Err(format!(
-                    "consumer group {} has {} members; a group has at most {MAX_MEMBERS_PER_GROUP}",
-                    quote(gid),
-                    g.members.len()
-                ));
-            }
+            members("consumer group", gid, g.members.len())?;
         }
         Ok(())
     }

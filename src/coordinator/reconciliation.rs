@@ -30,19 +30,13 @@ pub fn next(
     owned: Option<&TasksTuple>,
     is_free: impl Fn(Role, &str, i32, bool) -> bool,
 ) -> Option<CurrentAssignment> {
-    let out = match current.state {
+    // The epoch a member that must still revoke tasks stays at.
+    let epoch_if_revoking = match current.state {
         MemberState::Stable => {
             if current.member_epoch == target_epoch {
                 return None;
             }
-            compute(
-                current,
-                current.member_epoch,
-                target_epoch,
-                target,
-                owned,
-                is_free,
-            )
+            current.member_epoch
         }
         MemberState::UnrevokedTasks => {
             if not_released(&current.pending_revocation, owned) {
@@ -50,27 +44,21 @@ pub fn next(
             }
             // Kafka moves a member that confirmed a revocation one epoch forward, then
             // on towards the target.
-            compute(
-                current,
-                current
-                    .member_epoch
-                    .saturating_add(1)
-                    .min(target_epoch.max(current.member_epoch)),
-                target_epoch,
-                target,
-                owned,
-                is_free,
-            )
+            current
+                .member_epoch
+                .saturating_add(1)
+                .min(target_epoch.max(current.member_epoch))
         }
-        MemberState::UnreleasedTasks => compute(
-            current,
-            current.member_epoch,
-            target_epoch,
-            target,
-            owned,
-            is_free,
-        ),
+        MemberState::UnreleasedTasks => current.member_epoch,
     };
+    let out = compute(
+        current,
+        epoch_if_revoking,
+        target_epoch,
+        target,
+        owned,
+        is_free,
+    );
     (out != *current).then_some(out)
 }
 
@@ -207,6 +195,24 @@ mod tests {
         }
     }
 
+    /// Stable at `epoch` holding 0_1 and 0_2 (and owning them), targeted 0_1 and 0_3:
+    /// current, target and owned tasks.
+    fn revoking_0_2(epoch: i32) -> (CurrentAssignment, TasksTuple, TasksTuple) {
+        let held = tasks(&[("0", 1), ("0", 2)]);
+        (
+            stable(epoch, held.clone()),
+            tasks(&[("0", 1), ("0", 3)]),
+            held,
+        )
+    }
+
+    /// `n` reached `target`: Stable, holding exactly it, revoking nothing.
+    fn assert_reached(n: &CurrentAssignment, target: &TasksTuple) {
+        assert_eq!(n.state, MemberState::Stable);
+        assert_eq!(&n.assigned, target);
+        assert!(n.pending_revocation.is_empty());
+    }
+
     const FREE: fn(Role, &str, i32, bool) -> bool = |_, _, _, _| true;
     const TAKEN: fn(Role, &str, i32, bool) -> bool = |_, _, _, _| false;
 
@@ -226,16 +232,13 @@ mod tests {
         let cur = stable(10, tasks(&[("0", 1)]));
         let target = tasks(&[("0", 1), ("0", 4)]);
         let n = next(&cur, 11, &target, Some(&tasks(&[("0", 1)])), FREE).unwrap();
-        assert_eq!(n.state, MemberState::Stable);
+        assert_reached(&n, &target);
         assert_eq!(n.member_epoch, 11);
-        assert_eq!(n.assigned, target);
     }
 
     #[test]
     fn stable_to_unrevoked_keeps_the_epoch_and_lists_the_revocations() {
-        let cur = stable(10, tasks(&[("0", 1), ("0", 2)]));
-        let target = tasks(&[("0", 1), ("0", 3)]);
-        let owned = tasks(&[("0", 1), ("0", 2)]);
+        let (cur, target, owned) = revoking_0_2(10);
         let n = next(&cur, 11, &target, Some(&owned), FREE).unwrap();
         assert_eq!(n.state, MemberState::UnrevokedTasks);
         assert_eq!((n.member_epoch, n.previous_member_epoch), (10, 9));
@@ -257,9 +260,8 @@ mod tests {
         assert!(next(&cur, 11, &target, Some(&tasks(&[("0", 1), ("0", 2)])), FREE).is_none());
         assert!(next(&cur, 11, &target, None, FREE).is_none());
         let n = next(&cur, 11, &target, Some(&tasks(&[("0", 1)])), FREE).unwrap();
-        assert_eq!(n.state, MemberState::Stable);
+        assert_reached(&n, &target);
         assert_eq!(n.member_epoch, 11);
-        assert_eq!(n.assigned, target);
     }
 
     #[test]
@@ -272,8 +274,7 @@ mod tests {
         assert_eq!(n.assigned, tasks(&[("0", 1)]));
         assert!(next(&n, 11, &target, Some(&tasks(&[("0", 1)])), TAKEN).is_none());
         let m = next(&n, 11, &target, Some(&tasks(&[("0", 1)])), FREE).unwrap();
-        assert_eq!(m.state, MemberState::Stable);
-        assert_eq!(m.assigned, target);
+        assert_reached(&m, &target);
     }
 
     #[test]
@@ -287,8 +288,7 @@ mod tests {
         // The task owned as active elsewhere does not count as the standby revoked.
         let owned2 = roles(&[("0", 1), ("0", 2)], &[], &[]);
         let n2 = next(&cur, 11, &target, Some(&owned2), FREE).unwrap();
-        assert_eq!(n2.state, MemberState::Stable);
-        assert_eq!(n2.assigned, target);
+        assert_reached(&n2, &target);
     }
 
     /// Free for every role but active (the active is still held by its previous owner).
@@ -307,9 +307,7 @@ mod tests {
         assert!(n.pending_revocation.is_empty());
         // Released: promoted in place, in one step.
         let m = next(&n, 11, &target, Some(&owned), FREE).unwrap();
-        assert_eq!(m.state, MemberState::Stable);
-        assert_eq!(m.assigned, target);
-        assert!(m.pending_revocation.is_empty());
+        assert_reached(&m, &target);
         assert_eq!(m.active_epoch("0", 2), Some(11));
         assert_eq!(m.active_epoch("0", 1), Some(10));
     }
@@ -319,9 +317,7 @@ mod tests {
         let cur = stable(10, roles(&[], &[("0", 3)], &[]));
         let target = roles(&[("0", 3)], &[], &[]);
         let n = next(&cur, 11, &target, Some(&cur.assigned), FREE).unwrap();
-        assert_eq!(n.state, MemberState::Stable);
-        assert_eq!(n.assigned, target);
-        assert!(n.pending_revocation.is_empty());
+        assert_reached(&n, &target);
     }
 
     #[test]
@@ -339,15 +335,12 @@ mod tests {
         // 0_0 released: the warm-up becomes the active.
         let owned = roles(&[], &[], &[("0", 2)]);
         let m = next(&n, 11, &target, Some(&owned), FREE).unwrap();
-        assert_eq!(m.state, MemberState::Stable);
-        assert_eq!(m.assigned, target);
+        assert_reached(&m, &target);
     }
 
     #[test]
     fn epochs_carry_over_and_new_tasks_take_the_target_epoch() {
-        let cur = stable(5, tasks(&[("0", 1), ("0", 2)]));
-        let target = tasks(&[("0", 1), ("0", 3)]);
-        let owned = tasks(&[("0", 1), ("0", 2)]);
+        let (cur, target, owned) = revoking_0_2(5);
         let n = next(&cur, 7, &target, Some(&owned), FREE).unwrap();
         // Revoking 0_2: both still held, both at the epoch they were got at (5).
         assert_eq!(n.active_epoch("0", 2), Some(5));

@@ -287,7 +287,7 @@ pub struct TopologyValue {
     pub subtopologies: Vec<Subtopology>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MemberMetadataValue {
     #[serde(default)]

@@ -4,9 +4,7 @@
 
 use super::consumer::{ConsumerGroup, ConsumerMember};
 use super::group::StreamsGroup;
-use super::member::{
-    CurrentAssignment, MemberMetadata, MemberRuntime, MemberState, MemberTimers, StreamsMember,
-};
+use super::member::{CurrentAssignment, MemberRuntime, MemberState, MemberTimers, StreamsMember};
 use super::offsets::CommittedOffset;
 use super::records::*;
 use super::target_assignment::refresh_member;
@@ -60,38 +58,6 @@ pub(crate) fn offsets_list(map: &BTreeMap<TaskId, i64>) -> Vec<TaskOffset> {
             offset: *o,
         })
         .collect()
-}
-
-impl From<&MemberMetadataValue> for MemberMetadata {
-    fn from(v: &MemberMetadataValue) -> Self {
-        MemberMetadata {
-            instance_id: v.instance_id.clone(),
-            rack_id: v.rack_id.clone(),
-            client_id: v.client_id.clone(),
-            client_host: v.client_host.clone(),
-            rebalance_timeout_ms: v.rebalance_timeout_ms,
-            topology_epoch: v.topology_epoch,
-            process_id: v.process_id.clone(),
-            user_endpoint: v.user_endpoint.clone(),
-            client_tags: v.client_tags.clone(),
-        }
-    }
-}
-
-impl From<&MemberMetadata> for MemberMetadataValue {
-    fn from(m: &MemberMetadata) -> Self {
-        MemberMetadataValue {
-            instance_id: m.instance_id.clone(),
-            rack_id: m.rack_id.clone(),
-            client_id: m.client_id.clone(),
-            client_host: m.client_host.clone(),
-            rebalance_timeout_ms: m.rebalance_timeout_ms,
-            topology_epoch: m.topology_epoch,
-            process_id: m.process_id.clone(),
-            user_endpoint: m.user_endpoint.clone(),
-            client_tags: m.client_tags.clone(),
-        }
-    }
 }
 
 impl From<&CurrentAssignment> for CurrentMemberAssignmentValue {
@@ -391,7 +357,7 @@ impl Coordinator {
     fn apply_member_metadata(&mut self, group_id: &str, member_id: &str, v: Option<&RecordValue>) {
         match v {
             Some(RecordValue::MemberMetadata(v)) => {
-                let meta = MemberMetadata::from(v);
+                let meta = v.clone();
                 let added = crate::limits::metadata_bytes(&meta);
                 let m = self.streams_member_mut(group_id, member_id);
                 let removed = crate::limits::metadata_bytes(&m.meta);

@@ -198,14 +198,25 @@ impl Coordinator {
         for (id, t) in changed {
             self.write_target(group_id, id, t);
         }
+        self.write_target_metadata(group_id, epoch, None);
+    }
+
+    /// The group's target assignment metadata record: the epoch of its target and,
+    /// while the initial rebalance delay runs, when that delay ends.
+    pub(crate) fn write_target_metadata(
+        &mut self,
+        group_id: &str,
+        assignment_epoch: i32,
+        initial_rebalance_deadline_ms: Option<i64>,
+    ) {
         self.write(
             RecordKey::TargetAssignmentMetadata {
                 group_id: group_id.to_owned(),
             },
             Some(RecordValue::TargetAssignmentMetadata(
                 TargetAssignmentMetadataValue {
-                    assignment_epoch: epoch,
-                    initial_rebalance_deadline_ms: None,
+                    assignment_epoch,
+                    initial_rebalance_deadline_ms,
                 },
             )),
         );

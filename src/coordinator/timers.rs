@@ -194,16 +194,8 @@ impl Coordinator {
         if g.group_epoch > g.assignment_epoch {
             self.update_target(group_id);
         } else {
-            let value = TargetAssignmentMetadataValue {
-                assignment_epoch: g.assignment_epoch,
-                initial_rebalance_deadline_ms: None,
-            };
-            self.write(
-                RecordKey::TargetAssignmentMetadata {
-                    group_id: group_id.to_owned(),
-                },
-                Some(RecordValue::TargetAssignmentMetadata(value)),
-            );
+            let epoch = g.assignment_epoch;
+            self.write_target_metadata(group_id, epoch, None);
         }
     }
 

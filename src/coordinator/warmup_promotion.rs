@@ -9,7 +9,9 @@ use super::records::{RecordKey, RecordValue};
 use super::target_assignment::compute;
 use super::Coordinator;
 use crate::assignor::warmup_caught_up;
-use crate::protocol::StreamsGroupHeartbeatRequest;
+use crate::protocol::{StreamsGroupHeartbeatRequest, TaskOffset};
+use crate::task::TaskId;
+use std::collections::BTreeMap;
 
 impl Coordinator {
     /// Records the task offsets a heartbeat reports (before the group epoch is decided,
@@ -26,26 +28,24 @@ impl Coordinator {
         let Some(m) = self.groups.get(gid).and_then(|g| g.members.get(member_id)) else {
             return false;
         };
-        let mut runtime: Option<MemberRuntime> = None;
-        if let Some(list) = &req.task_offsets {
-            let map = super::heartbeat::offsets_of(list);
-            if map != m.runtime.task_offsets {
-                runtime
-                    .get_or_insert_with(|| m.runtime.clone())
-                    .task_offsets = map;
-            }
-        }
-        if let Some(list) = &req.task_end_offsets {
-            let map = super::heartbeat::offsets_of(list);
-            if map != m.runtime.task_end_offsets {
-                runtime
-                    .get_or_insert_with(|| m.runtime.clone())
-                    .task_end_offsets = map;
-            }
-        }
-        let Some(r) = runtime else {
-            return false;
+        // Each reported list, where it differs from what is recorded.
+        let changed = |list: &Option<Vec<TaskOffset>>, recorded: &BTreeMap<TaskId, i64>| {
+            list.as_deref()
+                .map(super::heartbeat::offsets_of)
+                .filter(|map| map != recorded)
         };
+        let offsets = changed(&req.task_offsets, &m.runtime.task_offsets);
+        let end_offsets = changed(&req.task_end_offsets, &m.runtime.task_end_offsets);
+        if offsets.is_none() && end_offsets.is_none() {
+            return false;
+        }
+        let mut r: MemberRuntime = m.runtime.clone();
+        if let Some(map) = offsets {
+            r.task_offsets = map;
+        }
+        if let Some(map) = end_offsets {
+            r.task_end_offsets = map;
+        }
         self.write(
             RecordKey::MemberRuntime {
                 group_id: gid.to_owned(),

@@ -182,31 +182,48 @@ pub struct ListedGroup {
     pub group_type: String,
 }
 
+/// Reads a list of names, one name, or (where `request` is given) the request
+/// object that holds them: the arguments that take group ids or topic names.
+struct NamesVisitor<R> {
+    expecting: &'static str,
+    request: Option<fn(R) -> Vec<String>>,
+}
+
+impl<'de, R: Deserialize<'de>> serde::de::Visitor<'de> for NamesVisitor<R> {
+    type Value = Vec<String>;
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.expecting)
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Vec<String>, E> {
+        Ok(vec![s.to_owned()])
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<Vec<String>, A::Error> {
+        Vec::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<Vec<String>, A::Error> {
+        match self.request {
+            Some(names) => {
+                R::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(names)
+            }
+            None => Err(serde::de::Error::invalid_type(
+                serde::de::Unexpected::Map,
+                &self,
+            )),
+        }
+    }
+}
+
 /// `describe()`'s first argument: an array of group ids, one id, or a request object.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct GroupIds(pub Vec<String>);
 
 impl<'de> Deserialize<'de> for GroupIds {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use serde::de::{value, MapAccess, SeqAccess, Visitor};
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = GroupIds;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("an array of group ids, a group id or {groupIds}")
-            }
-            fn visit_str<E>(self, s: &str) -> Result<GroupIds, E> {
-                Ok(GroupIds(vec![s.to_owned()]))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<GroupIds, A::Error> {
-                Vec::deserialize(value::SeqAccessDeserializer::new(seq)).map(GroupIds)
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<GroupIds, A::Error> {
-                StreamsGroupDescribeRequest::deserialize(value::MapAccessDeserializer::new(map))
-                    .map(|r| GroupIds(r.group_ids))
-            }
-        }
-        d.deserialize_any(V)
+        d.deserialize_any(NamesVisitor {
+            expecting: "an array of group ids, a group id or {groupIds}",
+            request: Some(|r: StreamsGroupDescribeRequest| r.group_ids),
+        })
+        .map(GroupIds)
     }
 }
 
@@ -219,21 +236,11 @@ pub struct Names(pub Vec<String>);
 
 impl<'de> Deserialize<'de> for Names {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use serde::de::{value, SeqAccess, Visitor};
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Names;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("an array of names or one name")
-            }
-            fn visit_str<E>(self, s: &str) -> Result<Names, E> {
-                Ok(Names(vec![s.to_owned()]))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Names, A::Error> {
-                Vec::deserialize(value::SeqAccessDeserializer::new(seq)).map(Names)
-            }
-        }
-        d.deserialize_any(V)
+        d.deserialize_any(NamesVisitor::<serde::de::IgnoredAny> {
+            expecting: "an array of names or one name",
+            request: None,
+        })
+        .map(Names)
     }
 }
 
@@ -254,25 +261,11 @@ pub struct GroupsToDelete(pub Vec<String>);
 
 impl<'de> Deserialize<'de> for GroupsToDelete {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use serde::de::{value, MapAccess, SeqAccess, Visitor};
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = GroupsToDelete;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("an array of group ids, a group id or {groupsNames}")
-            }
-            fn visit_str<E>(self, s: &str) -> Result<GroupsToDelete, E> {
-                Ok(GroupsToDelete(vec![s.to_owned()]))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<GroupsToDelete, A::Error> {
-                Vec::deserialize(value::SeqAccessDeserializer::new(seq)).map(GroupsToDelete)
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<GroupsToDelete, A::Error> {
-                DeleteGroupsRequest::deserialize(value::MapAccessDeserializer::new(map))
-                    .map(|r| GroupsToDelete(r.groups_names))
-            }
-        }
-        d.deserialize_any(V)
+        d.deserialize_any(NamesVisitor {
+            expecting: "an array of group ids, a group id or {groupsNames}",
+            request: Some(|r: DeleteGroupsRequest| r.groups_names),
+        })
+        .map(GroupsToDelete)
     }
 }
 

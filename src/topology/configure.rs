@@ -50,10 +50,18 @@ pub fn missing_sources_detail(topics: &[&str], regexes: &[&str]) -> String {
     parts.join(" ")
 }
 
-/// The detail of MISSING_INTERNAL_TOPICS as `configure` knows it; the coordinator's
-/// `InternalTopicCreation::detail` adds what creation has done.
-pub fn missing_internal_detail(topics: &[ConfiguredInternalTopic]) -> String {
-    let names: Vec<&str> = topics.iter().map(|t| t.name.as_str()).collect();
+/// The first sentence of MISSING_INTERNAL_TOPICS' detail: every missing internal
+/// topic, those whose count is undecided sorted in among those to create. The
+/// coordinator's `InternalTopicCreation` adds what creation has done.
+pub fn missing_internal_detail(
+    to_create: &[ConfiguredInternalTopic],
+    undecided: &[String],
+) -> String {
+    let mut names: Vec<&str> = to_create.iter().map(|t| t.name.as_str()).collect();
+    if !undecided.is_empty() {
+        names.extend(undecided.iter().map(String::as_str));
+        names.sort_unstable();
+    }
     format!("Internal topics are missing: {}.", names.join(", "))
 }
 
@@ -553,13 +561,7 @@ fn missing_internal_status_detail(
     to_create: &[ConfiguredInternalTopic],
     undecided: &[String],
 ) -> String {
-    let mut names: Vec<&str> = to_create
-        .iter()
-        .map(|t| t.name.as_str())
-        .chain(undecided.iter().map(String::as_str))
-        .collect();
-    names.sort_unstable();
-    let mut s = format!("Internal topics are missing: {}.", names.join(", "));
+    let mut s = missing_internal_detail(to_create, undecided);
     if !undecided.is_empty() {
         s.push(' ');
         s.push_str(&undecided_detail(undecided));

@@ -24,6 +24,22 @@ fn same_count_text(counts: &BTreeMap<&str, i32>) -> String {
     )
 }
 
+/// The one count all of `counts` have (None for none), or `code` naming them when
+/// they disagree.
+fn agreed_count(
+    counts: &BTreeMap<&str, i32>,
+    code: StatusCode,
+) -> Result<Option<i32>, TopicStatus> {
+    let distinct: BTreeSet<i32> = counts.values().copied().collect();
+    if distinct.len() > 1 {
+        return Err(TopicStatus {
+            code,
+            detail: same_count_text(counts),
+        });
+    }
+    Ok(distinct.first().copied())
+}
+
 /// Enforces one group. `group` holds external and repartition topic names; external
 /// counts come from `external`, repartition ones from (and go back to) `repartition`.
 /// `complete` is false when one of the group's source topics is missing or one of its
@@ -59,20 +75,14 @@ pub fn enforce(
         .filter(|t| !repartition.contains_key(*t))
         .filter_map(|t| external.get(t).map(|n| (t.as_str(), *n)))
         .collect();
-    let distinct_outside: BTreeSet<i32> = outside.values().copied().collect();
-    if distinct_outside.len() > 1 {
-        undecide(repartition);
-        return Err(TopicStatus {
-            code: StatusCode::INCONSISTENT_SOURCE_TOPICS,
-            detail: same_count_text(&outside),
-        });
-    }
+    let outside_count = agreed_count(&outside, StatusCode::INCONSISTENT_SOURCE_TOPICS)
+        .inspect_err(|_| undecide(repartition))?;
     if !complete {
         undecide(repartition);
         return Ok(());
     }
-    let n = match distinct_outside.first() {
-        Some(n) => *n,
+    let n = match outside_count {
+        Some(n) => n,
         None => {
             let fixed: BTreeMap<&str, i32> = internal
                 .iter()
@@ -83,16 +93,10 @@ pub fn enforce(
                         .and_then(|c| c.count.map(|n| (*t, n)))
                 })
                 .collect();
-            let distinct: BTreeSet<i32> = fixed.values().copied().collect();
-            if distinct.len() > 1 {
-                undecide(repartition);
-                return Err(TopicStatus {
-                    code: StatusCode::INCONSISTENT_INTERNAL_TOPICS,
-                    detail: same_count_text(&fixed),
-                });
-            }
-            match distinct.first() {
-                Some(n) => *n,
+            match agreed_count(&fixed, StatusCode::INCONSISTENT_INTERNAL_TOPICS)
+                .inspect_err(|_| undecide(repartition))?
+            {
+                Some(n) => n,
                 None => {
                     let counts: Option<Vec<i32>> = internal
                         .iter()
@@ -163,6 +167,14 @@ mod tests {
 
     const CONSISTENT: &[(&str, i32)] = &[("first", 2), ("second", 2)];
 
+    /// A complete group of `names` against the CONSISTENT external topics.
+    fn enforce_consistent(
+        names: &[&str],
+        r: &mut BTreeMap<String, RepartitionCount>,
+    ) -> Result<(), TopicStatus> {
+        enforce(&set(names), true, &ext(CONSISTENT), r)
+    }
+
     #[test]
     fn external_topics_that_disagree() {
         let e = enforce(
@@ -182,13 +194,7 @@ mod tests {
     #[test]
     fn repartition_topics_follow_the_sources() {
         let mut r = rep(&[("repartitioned", 10, false)]);
-        enforce(
-            &set(&["first", "second", "repartitioned"]),
-            true,
-            &ext(CONSISTENT),
-            &mut r,
-        )
-        .unwrap();
+        enforce_consistent(&["first", "second", "repartitioned"], &mut r).unwrap();
         assert_eq!(r["repartitioned"].count, Some(2));
     }
 
@@ -202,13 +208,7 @@ mod tests {
     #[test]
     fn fixed_repartition_topics_that_disagree() {
         let mut r = rep(&[("repartitioned-1", 10, true), ("repartitioned-2", 5, true)]);
-        let e = enforce(
-            &set(&["repartitioned-1", "repartitioned-2"]),
-            true,
-            &ext(CONSISTENT),
-            &mut r,
-        )
-        .unwrap_err();
+        let e = enforce_consistent(&["repartitioned-1", "repartitioned-2"], &mut r).unwrap_err();
         assert_eq!(e.code, StatusCode::INCONSISTENT_INTERNAL_TOPICS);
         assert_eq!(
             e.detail,
@@ -219,13 +219,7 @@ mod tests {
     #[test]
     fn fixed_repartition_topics_that_agree() {
         let mut r = rep(&[("repartitioned-1", 10, true), ("repartitioned-2", 10, true)]);
-        enforce(
-            &set(&["repartitioned-1", "repartitioned-2"]),
-            true,
-            &ext(CONSISTENT),
-            &mut r,
-        )
-        .unwrap();
+        enforce_consistent(&["repartitioned-1", "repartitioned-2"], &mut r).unwrap();
         assert_eq!(
             (r["repartitioned-1"].count, r["repartitioned-2"].count),
             (Some(10), Some(10))
@@ -235,39 +229,21 @@ mod tests {
     #[test]
     fn fixed_repartition_topic_against_a_source() {
         let mut r = rep(&[("repartitioned-1", 10, true)]);
-        let e = enforce(
-            &set(&["repartitioned-1", "second"]),
-            true,
-            &ext(CONSISTENT),
-            &mut r,
-        )
-        .unwrap_err();
+        let e = enforce_consistent(&["repartitioned-1", "second"], &mut r).unwrap_err();
         assert_eq!(e.code, StatusCode::INCONSISTENT_INTERNAL_TOPICS);
         assert_eq!(
             e.detail,
             "Number of partitions [10] of repartition topic [repartitioned-1] doesn't match number of partitions [2] of the source topic."
         );
         let mut r = rep(&[("repartitioned-1", 2, true)]);
-        enforce(
-            &set(&["repartitioned-1", "second"]),
-            true,
-            &ext(CONSISTENT),
-            &mut r,
-        )
-        .unwrap();
+        enforce_consistent(&["repartitioned-1", "second"], &mut r).unwrap();
         assert_eq!(r["repartitioned-1"].count, Some(2));
     }
 
     #[test]
     fn fixed_count_decides_the_others() {
         let mut r = rep(&[("repartitioned-1", 2, true), ("repartitioned-2", 5, false)]);
-        enforce(
-            &set(&["repartitioned-1", "repartitioned-2"]),
-            true,
-            &ext(CONSISTENT),
-            &mut r,
-        )
-        .unwrap();
+        enforce_consistent(&["repartitioned-1", "repartitioned-2"], &mut r).unwrap();
         assert_eq!(r["repartitioned-2"].count, Some(2));
     }
 

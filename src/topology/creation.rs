@@ -228,7 +228,7 @@ impl InternalTopicCreation {
 
     /// MISSING_INTERNAL_TOPICS' detail when all of `missing` can be created.
     pub fn detail(&self, missing: &[ConfiguredInternalTopic], may_create: bool) -> String {
-        let mut s = crate::topology::configure::missing_internal_detail(missing);
+        let mut s = crate::topology::configure::missing_internal_detail(missing, &[]);
         s.push_str(&self.creation_detail(missing, may_create));
         s
     }
@@ -237,20 +237,16 @@ impl InternalTopicCreation {
     /// topic; what creation has done for those it can create; which ones wait for
     /// their partition count to be decided (`configure`'s undecided topics).
     pub fn status_detail(&self, cfg: &ConfiguredTopology, may_create: bool) -> String {
-        let undecided = &cfg.internal_topics_undecided;
+        let (to_create, undecided) = (
+            &cfg.internal_topics_to_create,
+            &cfg.internal_topics_undecided,
+        );
         if undecided.is_empty() {
-            return self.detail(&cfg.internal_topics_to_create, may_create);
+            return self.detail(to_create, may_create);
         }
-        let mut names: Vec<&str> = cfg
-            .internal_topics_to_create
-            .iter()
-            .map(|t| t.name.as_str())
-            .chain(undecided.iter().map(String::as_str))
-            .collect();
-        names.sort_unstable();
-        let mut s = format!("Internal topics are missing: {}.", names.join(", "));
-        if !cfg.internal_topics_to_create.is_empty() {
-            s.push_str(&self.creation_detail(&cfg.internal_topics_to_create, may_create));
+        let mut s = crate::topology::configure::missing_internal_detail(to_create, undecided);
+        if !to_create.is_empty() {
+            s.push_str(&self.creation_detail(to_create, may_create));
         }
         s.push(' ');
         s.push_str(&crate::topology::configure::undecided_detail(undecided));

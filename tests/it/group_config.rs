@@ -6,36 +6,14 @@
 use crate::common;
 
 use common::*;
-use serde::Serialize;
 use streams_rebalance::config::CoordinatorConfig;
 use streams_rebalance::coordinator::group_config::GroupConfigUpdate;
 use streams_rebalance::coordinator::records::{Record, RecordKey};
 use streams_rebalance::coordinator::Coordinator;
 use streams_rebalance::protocol::json::decode_str;
-use streams_rebalance::protocol::*;
 use streams_rebalance::sim::presets::preset;
 use streams_rebalance::sim::scenario::Action;
 use streams_rebalance::sim::Simulation;
-
-fn json<T: Serialize>(v: &T) -> String {
-    serde_json::to_string(v).unwrap()
-}
-
-fn rebuild(c: &Coordinator) -> Coordinator {
-    let records: Vec<Record> = decode_str(&json(&c.records()), "records").unwrap();
-    Coordinator::from_records(CoordinatorConfig::default(), records).unwrap()
-}
-
-fn stateful_topology() -> Topology {
-    let mut t = topology(0, "input");
-    t.subtopologies[0].state_changelog_topics.push(TopicInfo {
-        name: "app-store-changelog".into(),
-        partitions: 0,
-        replication_factor: 0,
-        topic_configs: vec![],
-    });
-    t
-}
 
 fn group_epoch(c: &mut Coordinator, g: &str) -> i32 {
     c.describe(&[g.to_owned()], &ctx()).groups[0].group_epoch
@@ -178,7 +156,7 @@ fn a_rebuilt_coordinator_has_the_configs_and_bumps_the_same() {
         max_warmup_replicas: Some(3),
     })
     .unwrap();
-    let mut r = rebuild(&c);
+    let mut r = rebuild(&c, CoordinatorConfig::default());
     assert_eq!(r.group_config(), c.group_config());
     assert_eq!(r.config.acceptable_recovery_lag, 7);
     assert_eq!(json(&r.snapshot()), json(&c.snapshot()));
@@ -191,7 +169,7 @@ fn a_rebuilt_coordinator_has_the_configs_and_bumps_the_same() {
     assert_eq!(group_epoch(&mut c, "app"), group_epoch(&mut r, "app"));
     // Rebuilt after the bump: no second bump.
     let epoch = group_epoch(&mut c, "app");
-    let mut r2 = rebuild(&c);
+    let mut r2 = rebuild(&c, CoordinatorConfig::default());
     r2.heartbeat(&b.request(), &ctx());
     assert_eq!(group_epoch(&mut r2, "app"), epoch);
     // A record with a bad value does not decode, naming the field.
@@ -233,7 +211,7 @@ fn the_simulation_changes_configs_through_the_coordinator() {
         sim.coordinator.streams_group(&gid).unwrap().group_epoch,
         epoch + 1
     );
-    let r = rebuild(&sim.coordinator);
+    let r = rebuild(&sim.coordinator, CoordinatorConfig::default());
     assert_eq!(r.group_config(), sim.coordinator.group_config());
     assert_eq!(r.config.num_standby_replicas, 1);
 }

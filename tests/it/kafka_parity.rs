@@ -6,35 +6,13 @@
 use crate::common;
 
 use common::*;
-use serde::Serialize;
 use streams_rebalance::cluster::{Acl, Operation, ResourceType};
 use streams_rebalance::config::CoordinatorConfig;
 use streams_rebalance::coordinator::group_config::GroupConfigUpdate;
-use streams_rebalance::coordinator::records::Record;
 use streams_rebalance::coordinator::Coordinator;
 use streams_rebalance::invariants;
 use streams_rebalance::protocol::json::decode_str;
 use streams_rebalance::protocol::*;
-
-fn json<T: Serialize>(v: &T) -> String {
-    serde_json::to_string(v).unwrap()
-}
-
-fn rebuild(c: &Coordinator, config: CoordinatorConfig) -> Coordinator {
-    let records: Vec<Record> = decode_str(&json(&c.records()), "records").unwrap();
-    Coordinator::from_records(config, records).unwrap()
-}
-
-fn stateful_topology() -> Topology {
-    let mut t = topology(0, "input");
-    t.subtopologies[0].state_changelog_topics.push(TopicInfo {
-        name: "app-store-changelog".into(),
-        partitions: 0,
-        replication_factor: 0,
-        topic_configs: vec![],
-    });
-    t
-}
 
 fn described(c: &mut Coordinator, g: &str) -> DescribedGroup {
     c.describe(&[g.to_owned()], &ctx()).groups.remove(0)

@@ -8,11 +8,8 @@
 use crate::common;
 
 use common::*;
-use serde::Serialize;
 use streams_rebalance::config::CoordinatorConfig;
-use streams_rebalance::coordinator::records::Record;
 use streams_rebalance::coordinator::Coordinator;
-use streams_rebalance::protocol::json::decode_str;
 use streams_rebalance::protocol::*;
 
 const LAG: i64 = 100;
@@ -25,17 +22,6 @@ fn config() -> CoordinatorConfig {
         max_warmup_replicas: 2,
         ..Default::default()
     }
-}
-
-fn stateful_topology() -> Topology {
-    let mut t = topology(0, "input");
-    t.subtopologies[0].state_changelog_topics.push(TopicInfo {
-        name: "app-store-changelog".into(),
-        partitions: 0,
-        replication_factor: 0,
-        topic_configs: vec![],
-    });
-    t
 }
 
 fn offsets(ps: &[i32], offset: i64) -> Vec<TaskOffset> {
@@ -54,15 +40,6 @@ fn partitions_of(list: &[TaskIds]) -> Vec<i32> {
 
 fn group_epoch(c: &mut Coordinator) -> i32 {
     c.describe(&["app".to_owned()], &ctx()).groups[0].group_epoch
-}
-
-fn json<T: Serialize>(v: &T) -> String {
-    serde_json::to_string(v).unwrap()
-}
-
-fn rebuild(c: &Coordinator) -> Coordinator {
-    let records: Vec<Record> = decode_str(&json(&c.records()), "records").unwrap();
-    Coordinator::from_records(config(), records).unwrap()
 }
 
 /// a owns all four tasks and is caught up on them; b joins and gets warm-ups of two.
@@ -159,7 +136,7 @@ fn a_warm_up_that_caught_up_moves_its_task_with_revocation_first() {
 fn a_rebuilt_coordinator_promotes_the_same_warm_up() {
     let (mut c, a, mut b) = with_warmups();
     let warm = partitions_of(&b.warmup);
-    let mut rebuilt = rebuild(&c);
+    let mut rebuilt = rebuild(&c, config());
     let mut req = b.request();
     req.task_offsets = Some(offsets(&warm, END));
     let r1 = c.heartbeat(&req, &ctx());
@@ -168,7 +145,7 @@ fn a_rebuilt_coordinator_promotes_the_same_warm_up() {
     assert_eq!(json(&c.snapshot()), json(&rebuilt.snapshot()));
     b.absorb(&r1);
     // Rebuilt after the bump: the next heartbeats answer the same and bump nothing.
-    let mut again = rebuild(&c);
+    let mut again = rebuild(&c, config());
     let epoch = group_epoch(&mut c);
     for req in [a.request(), b.request()] {
         let r1 = c.heartbeat(&req, &ctx());

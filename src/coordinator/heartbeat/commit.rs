@@ -57,16 +57,11 @@ impl Coordinator {
         if delay <= 0 || g.members.len() != 1 || g.initial_rebalance_deadline_ms.is_some() {
             return;
         }
-        let value = TargetAssignmentMetadataValue {
-            assignment_epoch: g.assignment_epoch,
-            initial_rebalance_deadline_ms: Some(self.now_ms.saturating_add(i64::from(delay))),
-        };
-        self.write(
-            RecordKey::TargetAssignmentMetadata {
-                group_id: gid.to_owned(),
-            },
-            Some(RecordValue::TargetAssignmentMetadata(value)),
+        let (epoch, deadline) = (
+            g.assignment_epoch,
+            self.now_ms.saturating_add(i64::from(delay)),
         );
+        self.write_target_metadata(gid, epoch, Some(deadline));
     }
 
     /// Records a new topology (which bumps the group epoch: returns true).
@@ -108,7 +103,7 @@ impl Coordinator {
                     group_id: gid.to_owned(),
                     member_id: member.id.clone(),
                 },
-                Some(RecordValue::MemberMetadata((&update.meta).into())),
+                Some(RecordValue::MemberMetadata(update.meta.clone())),
             );
         }
         if member.is_new {
@@ -134,7 +129,7 @@ impl Coordinator {
                 group_id: gid.to_owned(),
                 member_id: id.to_owned(),
             },
-            Some(RecordValue::MemberMetadata((&t.meta).into())),
+            Some(RecordValue::MemberMetadata(t.meta.clone())),
         );
         if let Some(target) = &t.target {
             self.write(

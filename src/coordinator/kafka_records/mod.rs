@@ -220,22 +220,6 @@ impl Validate for schema::TopologyValue {
     }
 }
 
-fn o_kv(kv: &schema::KeyValue) -> p::KeyValue {
-    p::KeyValue {
-        key: kv.key.clone(),
-        value: kv.value.clone(),
-    }
-}
-
-fn o_tasks(list: &[schema::TaskIds]) -> Vec<p::TaskIds> {
-    list.iter()
-        .map(|t| p::TaskIds {
-            subtopology_id: t.subtopology_id.clone(),
-            partitions: t.partitions.clone(),
-        })
-        .collect()
-}
-
 /// Our per-task epochs from Kafka's `AssignmentEpochs` (one per partition, tagged, null
 /// by default: every task then held since the member epoch), grouped by epoch.
 fn o_task_epochs(lists: [&[schema::TaskIds]; 2]) -> Vec<ours::AssignmentEpochTasks> {
@@ -273,74 +257,17 @@ fn o_task_epochs(lists: [&[schema::TaskIds]; 2]) -> Vec<ours::AssignmentEpochTas
         .collect()
 }
 
-fn o_topic(t: &schema::TopicInfo) -> p::TopicInfo {
-    p::TopicInfo {
-        name: t.name.clone(),
-        partitions: t.partitions,
-        replication_factor: t.replication_factor.max(0),
-        topic_configs: t.topic_configs.iter().map(o_kv).collect(),
-    }
-}
-
-fn o_topology(t: &schema::TopologyValue) -> ours::TopologyValue {
-    ours::TopologyValue {
-        topology_epoch: t.epoch,
-        subtopologies: t
-            .subtopologies
-            .iter()
-            .map(|s| p::Subtopology {
-                subtopology_id: s.subtopology_id.clone(),
-                source_topics: s.source_topics.clone(),
-                source_topic_regex: s.source_topic_regex.clone(),
-                state_changelog_topics: s.state_changelog_topics.iter().map(o_topic).collect(),
-                repartition_sink_topics: s.repartition_sink_topics.clone(),
-                repartition_source_topics: s
-                    .repartition_source_topics
-                    .iter()
-                    .map(o_topic)
-                    .collect(),
-                copartition_groups: s
-                    .copartition_groups
-                    .iter()
-                    .map(|g| p::CopartitionGroup {
-                        source_topics: g.source_topics.clone(),
-                        source_topic_regex: g.source_topic_regex.clone(),
-                        repartition_source_topics: g.repartition_source_topics.clone(),
-                    })
-                    .collect(),
-            })
-            .collect(),
-    }
-}
-
-fn o_member(m: &schema::MemberMetadataValue) -> ours::MemberMetadataValue {
-    ours::MemberMetadataValue {
-        instance_id: m.instance_id.clone(),
-        rack_id: m.rack_id.clone(),
-        client_id: m.client_id.clone(),
-        client_host: m.client_host.clone(),
-        rebalance_timeout_ms: m.rebalance_timeout_ms,
-        topology_epoch: m.topology_epoch,
-        process_id: m.process_id.clone(),
-        user_endpoint: m.user_endpoint.as_ref().map(|e| p::Endpoint {
-            host: e.host.clone(),
-            port: e.port,
-        }),
-        client_tags: m.client_tags.iter().map(o_kv).collect(),
-    }
-}
-
 fn o_current(c: &schema::CurrentMemberAssignmentValue) -> ours::CurrentMemberAssignmentValue {
     ours::CurrentMemberAssignmentValue {
         member_epoch: c.member_epoch,
         previous_member_epoch: c.previous_member_epoch,
         state: c.state,
-        active_tasks: o_tasks(&c.active_tasks),
-        standby_tasks: o_tasks(&c.standby_tasks),
-        warmup_tasks: o_tasks(&c.warmup_tasks),
-        active_tasks_pending_revocation: o_tasks(&c.active_tasks_pending_revocation),
-        standby_tasks_pending_revocation: o_tasks(&c.standby_tasks_pending_revocation),
-        warmup_tasks_pending_revocation: o_tasks(&c.warmup_tasks_pending_revocation),
+        active_tasks: schema::list(&c.active_tasks),
+        standby_tasks: schema::list(&c.standby_tasks),
+        warmup_tasks: schema::list(&c.warmup_tasks),
+        active_tasks_pending_revocation: schema::list(&c.active_tasks_pending_revocation),
+        standby_tasks_pending_revocation: schema::list(&c.standby_tasks_pending_revocation),
+        warmup_tasks_pending_revocation: schema::list(&c.warmup_tasks_pending_revocation),
         active_task_epochs: o_task_epochs([&c.active_tasks, &c.active_tasks_pending_revocation]),
     }
 }
@@ -508,7 +435,7 @@ fn convert_value(
                 shutdown_requester: None,
             })
         }
-        STREAMS_GROUP_TOPOLOGY => RecordValue::Topology(o_topology(&data(v, vp, n)?)),
+        STREAMS_GROUP_TOPOLOGY => RecordValue::Topology((&data::<TopologyValue>(v, vp, n)?).into()),
         STREAMS_GROUP_TARGET_ASSIGNMENT_METADATA => {
             let m: TargetAssignmentMetadataValue = data(v, vp, n)?;
             RecordValue::TargetAssignmentMetadata(ours::TargetAssignmentMetadataValue {
@@ -517,14 +444,12 @@ fn convert_value(
                 initial_rebalance_deadline_ms: None,
             })
         }
-        STREAMS_GROUP_MEMBER_METADATA => RecordValue::MemberMetadata(o_member(&data(v, vp, n)?)),
+        STREAMS_GROUP_MEMBER_METADATA => {
+            RecordValue::MemberMetadata((&data::<MemberMetadataValue>(v, vp, n)?).into())
+        }
         STREAMS_GROUP_TARGET_ASSIGNMENT_MEMBER => {
             let m: TargetAssignmentMemberValue = data(v, vp, n)?;
-            RecordValue::TargetAssignmentMember(ours::TargetAssignmentMemberValue {
-                active_tasks: o_tasks(&m.active_tasks),
-                standby_tasks: o_tasks(&m.standby_tasks),
-                warmup_tasks: o_tasks(&m.warmup_tasks),
-            })
+            RecordValue::TargetAssignmentMember((&m).into())
         }
         STREAMS_GROUP_CURRENT_MEMBER_ASSIGNMENT => {
             RecordValue::CurrentMemberAssignment(o_current(&data(v, vp, n)?))

@@ -117,47 +117,33 @@ impl Validate for LineEnvelope {}
 
 /// An input error of line `line`: its path starts with the line.
 pub fn at_line(e: InputError, line: usize) -> InputError {
-    let path = |p: &str| {
+    map_path(e, |p| {
         if p.is_empty() {
             format!("line {line}")
         } else {
             format!("line {line}: {p}")
         }
-    };
+    })
+}
+
+/// `e` with its path rewritten by `f`; a syntax error (no path) becomes a decode
+/// error at `f("")`.
+fn map_path(e: InputError, f: impl FnOnce(&str) -> String) -> InputError {
     match e {
         InputError::Syntax { what, message } => InputError::Decode {
             what,
-            path: path(""),
+            path: f(""),
             message,
         },
-        InputError::Decode {
-            what,
-            path: p,
-            message,
-        } => InputError::Decode {
-            what,
-            path: path(&p),
-            message,
-        },
-        InputError::Invalid {
-            what,
-            path: p,
-            message,
-        } => InputError::Invalid {
-            what,
-            path: path(&p),
-            message,
-        },
-        InputError::Limit {
-            what,
-            path: p,
-            message,
-        } => InputError::Limit {
-            what,
-            path: path(&p),
-            message,
-        },
-        InputError::Rejected { message } => InputError::Rejected { message },
+        mut e => {
+            if let InputError::Decode { path, .. }
+            | InputError::Invalid { path, .. }
+            | InputError::Limit { path, .. } = &mut e
+            {
+                *path = f(path);
+            }
+            e
+        }
     }
 }
 
@@ -332,41 +318,7 @@ fn dump_line(
 
 /// The same error one level down (`data.memberId` under `key`).
 pub fn under(e: InputError, prefix: &str) -> InputError {
-    match e {
-        InputError::Decode {
-            what,
-            path,
-            message,
-        } => InputError::Decode {
-            what,
-            path: Invalid::new(path, "").under(prefix).path,
-            message,
-        },
-        InputError::Invalid {
-            what,
-            path,
-            message,
-        } => InputError::Invalid {
-            what,
-            path: Invalid::new(path, "").under(prefix).path,
-            message,
-        },
-        InputError::Limit {
-            what,
-            path,
-            message,
-        } => InputError::Limit {
-            what,
-            path: Invalid::new(path, "").under(prefix).path,
-            message,
-        },
-        InputError::Syntax { what, message } => InputError::Decode {
-            what,
-            path: prefix.to_owned(),
-            message,
-        },
-        other => other,
-    }
+    map_path(e, |p| Invalid::new(p, "").under(prefix).path)
 }
 
 fn first_number<T: std::str::FromStr>(s: &str) -> Option<T> {

@@ -228,3 +228,216 @@ pub struct OffsetCommitValue {
     #[serde(with = "raw_int64")]
     pub commit_timestamp: i64,
 }
+
+// ---------------------------------------------------------------------------------
+// Conversions: each of Kafka's types and ours, both directions side by side (reading
+// converts Kafka's to ours, writing ours to Kafka's).
+
+use crate::coordinator::records as ours;
+use crate::protocol as p;
+
+/// A list converted element by element.
+pub fn list<'a, A: 'a, B: From<&'a A>>(v: &'a [A]) -> Vec<B> {
+    v.iter().map(B::from).collect()
+}
+
+impl From<&KeyValue> for p::KeyValue {
+    fn from(kv: &KeyValue) -> Self {
+        let KeyValue { key, value } = kv.clone();
+        p::KeyValue { key, value }
+    }
+}
+
+impl From<&p::KeyValue> for KeyValue {
+    fn from(kv: &p::KeyValue) -> Self {
+        let p::KeyValue { key, value } = kv.clone();
+        KeyValue { key, value }
+    }
+}
+
+impl From<&Endpoint> for p::Endpoint {
+    fn from(e: &Endpoint) -> Self {
+        let Endpoint { host, port } = e.clone();
+        p::Endpoint { host, port }
+    }
+}
+
+impl From<&p::Endpoint> for Endpoint {
+    fn from(e: &p::Endpoint) -> Self {
+        let p::Endpoint { host, port } = e.clone();
+        Endpoint { host, port }
+    }
+}
+
+/// Kafka's per-partition assignment epochs are read apart (they belong to the
+/// current assignment, not to the task list).
+impl From<&TaskIds> for p::TaskIds {
+    fn from(t: &TaskIds) -> Self {
+        p::TaskIds {
+            subtopology_id: t.subtopology_id.clone(),
+            partitions: t.partitions.clone(),
+        }
+    }
+}
+
+/// Without assignment epochs (the current assignment's active lists add them).
+impl From<&p::TaskIds> for TaskIds {
+    fn from(t: &p::TaskIds) -> Self {
+        TaskIds {
+            subtopology_id: t.subtopology_id.clone(),
+            partitions: t.partitions.clone(),
+            assignment_epochs: None,
+        }
+    }
+}
+
+/// A replication factor of -1 (Kafka's "the broker default") reads as our 0.
+impl From<&TopicInfo> for p::TopicInfo {
+    fn from(t: &TopicInfo) -> Self {
+        p::TopicInfo {
+            name: t.name.clone(),
+            partitions: t.partitions,
+            replication_factor: t.replication_factor.max(0),
+            topic_configs: list(&t.topic_configs),
+        }
+    }
+}
+
+impl From<&p::TopicInfo> for TopicInfo {
+    fn from(t: &p::TopicInfo) -> Self {
+        TopicInfo {
+            name: t.name.clone(),
+            partitions: t.partitions,
+            replication_factor: t.replication_factor,
+            topic_configs: list(&t.topic_configs),
+        }
+    }
+}
+
+impl From<&CopartitionGroup> for p::CopartitionGroup {
+    fn from(g: &CopartitionGroup) -> Self {
+        let CopartitionGroup {
+            source_topics,
+            source_topic_regex,
+            repartition_source_topics,
+        } = g.clone();
+        p::CopartitionGroup {
+            source_topics,
+            source_topic_regex,
+            repartition_source_topics,
+        }
+    }
+}
+
+impl From<&p::CopartitionGroup> for CopartitionGroup {
+    fn from(g: &p::CopartitionGroup) -> Self {
+        let p::CopartitionGroup {
+            source_topics,
+            source_topic_regex,
+            repartition_source_topics,
+        } = g.clone();
+        CopartitionGroup {
+            source_topics,
+            source_topic_regex,
+            repartition_source_topics,
+        }
+    }
+}
+
+impl From<&Subtopology> for p::Subtopology {
+    fn from(s: &Subtopology) -> Self {
+        p::Subtopology {
+            subtopology_id: s.subtopology_id.clone(),
+            source_topics: s.source_topics.clone(),
+            source_topic_regex: s.source_topic_regex.clone(),
+            state_changelog_topics: list(&s.state_changelog_topics),
+            repartition_sink_topics: s.repartition_sink_topics.clone(),
+            repartition_source_topics: list(&s.repartition_source_topics),
+            copartition_groups: list(&s.copartition_groups),
+        }
+    }
+}
+
+impl From<&p::Subtopology> for Subtopology {
+    fn from(s: &p::Subtopology) -> Self {
+        Subtopology {
+            subtopology_id: s.subtopology_id.clone(),
+            source_topics: s.source_topics.clone(),
+            source_topic_regex: s.source_topic_regex.clone(),
+            state_changelog_topics: list(&s.state_changelog_topics),
+            repartition_sink_topics: s.repartition_sink_topics.clone(),
+            repartition_source_topics: list(&s.repartition_source_topics),
+            copartition_groups: list(&s.copartition_groups),
+        }
+    }
+}
+
+impl From<&TopologyValue> for ours::TopologyValue {
+    fn from(t: &TopologyValue) -> Self {
+        ours::TopologyValue {
+            topology_epoch: t.epoch,
+            subtopologies: list(&t.subtopologies),
+        }
+    }
+}
+
+impl From<&ours::TopologyValue> for TopologyValue {
+    fn from(t: &ours::TopologyValue) -> Self {
+        TopologyValue {
+            epoch: t.topology_epoch,
+            subtopologies: list(&t.subtopologies),
+        }
+    }
+}
+
+impl From<&MemberMetadataValue> for ours::MemberMetadataValue {
+    fn from(m: &MemberMetadataValue) -> Self {
+        ours::MemberMetadataValue {
+            instance_id: m.instance_id.clone(),
+            rack_id: m.rack_id.clone(),
+            client_id: m.client_id.clone(),
+            client_host: m.client_host.clone(),
+            rebalance_timeout_ms: m.rebalance_timeout_ms,
+            topology_epoch: m.topology_epoch,
+            process_id: m.process_id.clone(),
+            user_endpoint: m.user_endpoint.as_ref().map(Into::into),
+            client_tags: list(&m.client_tags),
+        }
+    }
+}
+
+impl From<&ours::MemberMetadataValue> for MemberMetadataValue {
+    fn from(m: &ours::MemberMetadataValue) -> Self {
+        MemberMetadataValue {
+            instance_id: m.instance_id.clone(),
+            rack_id: m.rack_id.clone(),
+            client_id: m.client_id.clone(),
+            client_host: m.client_host.clone(),
+            rebalance_timeout_ms: m.rebalance_timeout_ms,
+            topology_epoch: m.topology_epoch,
+            process_id: m.process_id.clone(),
+            user_endpoint: m.user_endpoint.as_ref().map(Into::into),
+            client_tags: list(&m.client_tags),
+        }
+    }
+}
+
+impl From<&TargetAssignmentMemberValue> for ours::TargetAssignmentMemberValue {
+    fn from(t: &TargetAssignmentMemberValue) -> Self {
+        ours::TargetAssignmentMemberValue {
+            active_tasks: list(&t.active_tasks),
+            standby_tasks: list(&t.standby_tasks),
+            warmup_tasks: list(&t.warmup_tasks),
+        }
+    }
+}
+
+impl From<&ours::TargetAssignmentMemberValue> for TargetAssignmentMemberValue {
+    fn from(t: &ours::TargetAssignmentMemberValue) -> Self {
+        TargetAssignmentMemberValue {
+            active_tasks: list(&t.active_tasks),
+            standby_tasks: list(&t.standby_tasks),
+            warmup_tasks: list(&t.warmup_tasks),
+        }
+    }
+}

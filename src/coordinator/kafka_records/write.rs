@@ -60,23 +60,6 @@ fn member_key(group_id: &str, member_id: &str) -> KeyData {
     })
 }
 
-fn k_kv(kv: &p::KeyValue) -> schema::KeyValue {
-    schema::KeyValue {
-        key: kv.key.clone(),
-        value: kv.value.clone(),
-    }
-}
-
-fn k_tasks(list: &[p::TaskIds]) -> Vec<schema::TaskIds> {
-    list.iter()
-        .map(|t| schema::TaskIds {
-            subtopology_id: t.subtopology_id.clone(),
-            partitions: t.partitions.clone(),
-            assignment_epochs: None,
-        })
-        .collect()
-}
-
 /// Active tasks with Kafka's per-partition `AssignmentEpochs` (a tagged field), from
 /// the epochs our record keeps per task; absent when it keeps none (every task then
 /// held since the member epoch, Kafka's default too).
@@ -84,7 +67,7 @@ fn k_active_tasks(
     list: &[p::TaskIds],
     c: &crate::coordinator::records::CurrentMemberAssignmentValue,
 ) -> Vec<schema::TaskIds> {
-    let mut out = k_tasks(list);
+    let mut out: Vec<schema::TaskIds> = schema::list(list);
     if c.active_task_epochs.is_empty() {
         return out;
     }
@@ -107,35 +90,6 @@ fn k_active_tasks(
         );
     }
     out
-}
-
-fn k_topic(t: &p::TopicInfo) -> schema::TopicInfo {
-    schema::TopicInfo {
-        name: t.name.clone(),
-        partitions: t.partitions,
-        replication_factor: t.replication_factor,
-        topic_configs: t.topic_configs.iter().map(k_kv).collect(),
-    }
-}
-
-fn k_subtopology(s: &p::Subtopology) -> schema::Subtopology {
-    schema::Subtopology {
-        subtopology_id: s.subtopology_id.clone(),
-        source_topics: s.source_topics.clone(),
-        source_topic_regex: s.source_topic_regex.clone(),
-        state_changelog_topics: s.state_changelog_topics.iter().map(k_topic).collect(),
-        repartition_sink_topics: s.repartition_sink_topics.clone(),
-        repartition_source_topics: s.repartition_source_topics.iter().map(k_topic).collect(),
-        copartition_groups: s
-            .copartition_groups
-            .iter()
-            .map(|g| schema::CopartitionGroup {
-                source_topics: g.source_topics.clone(),
-                source_topic_regex: g.source_topic_regex.clone(),
-                repartition_source_topics: g.repartition_source_topics.clone(),
-            })
-            .collect(),
-    }
 }
 
 impl Coordinator {
@@ -219,51 +173,33 @@ impl Coordinator {
                     }]),
                 })
             }
-            RecordValue::Topology(t) => ValueData::Topology(TopologyValue {
-                epoch: t.topology_epoch,
-                subtopologies: t.subtopologies.iter().map(k_subtopology).collect(),
-            }),
-            RecordValue::MemberMetadata(m) => ValueData::MemberMetadata(MemberMetadataValue {
-                instance_id: m.instance_id.clone(),
-                rack_id: m.rack_id.clone(),
-                client_id: m.client_id.clone(),
-                client_host: m.client_host.clone(),
-                rebalance_timeout_ms: m.rebalance_timeout_ms,
-                topology_epoch: m.topology_epoch,
-                process_id: m.process_id.clone(),
-                user_endpoint: m.user_endpoint.as_ref().map(|e| Endpoint {
-                    host: e.host.clone(),
-                    port: e.port,
-                }),
-                client_tags: m.client_tags.iter().map(k_kv).collect(),
-            }),
+            RecordValue::Topology(t) => ValueData::Topology(t.into()),
+            RecordValue::MemberMetadata(m) => ValueData::MemberMetadata(m.into()),
             RecordValue::TargetAssignmentMetadata(t) => {
                 ValueData::TargetAssignmentMetadata(TargetAssignmentMetadataValue {
                     assignment_epoch: t.assignment_epoch,
                     assignment_timestamp: 0,
                 })
             }
-            RecordValue::TargetAssignmentMember(t) => {
-                ValueData::TargetAssignmentMember(TargetAssignmentMemberValue {
-                    active_tasks: k_tasks(&t.active_tasks),
-                    standby_tasks: k_tasks(&t.standby_tasks),
-                    warmup_tasks: k_tasks(&t.warmup_tasks),
-                })
-            }
+            RecordValue::TargetAssignmentMember(t) => ValueData::TargetAssignmentMember(t.into()),
             RecordValue::CurrentMemberAssignment(c) => {
                 ValueData::CurrentMemberAssignment(CurrentMemberAssignmentValue {
                     member_epoch: c.member_epoch,
                     previous_member_epoch: c.previous_member_epoch,
                     state: c.state,
                     active_tasks: k_active_tasks(&c.active_tasks, c),
-                    standby_tasks: k_tasks(&c.standby_tasks),
-                    warmup_tasks: k_tasks(&c.warmup_tasks),
+                    standby_tasks: schema::list(&c.standby_tasks),
+                    warmup_tasks: schema::list(&c.warmup_tasks),
                     active_tasks_pending_revocation: k_active_tasks(
                         &c.active_tasks_pending_revocation,
                         c,
                     ),
-                    standby_tasks_pending_revocation: k_tasks(&c.standby_tasks_pending_revocation),
-                    warmup_tasks_pending_revocation: k_tasks(&c.warmup_tasks_pending_revocation),
+                    standby_tasks_pending_revocation: schema::list(
+                        &c.standby_tasks_pending_revocation,
+                    ),
+                    warmup_tasks_pending_revocation: schema::list(
+                        &c.warmup_tasks_pending_revocation,
+                    ),
                 })
             }
             RecordValue::OffsetCommit(o) => {

@@ -1,9 +1,12 @@
 //! Test helpers: topologies, requests, and a simulated client that adopts what it is
 //! given at once and reports it back (an ideal Kafka Streams member).
 
+use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use streams_rebalance::config::CoordinatorConfig;
+use streams_rebalance::coordinator::records::Record;
 use streams_rebalance::coordinator::{Coordinator, RequestContext};
+use streams_rebalance::protocol::json::decode_str;
 use streams_rebalance::protocol::*;
 
 pub fn subtopology(id: &str, source: &str) -> Subtopology {
@@ -20,6 +23,28 @@ pub fn topology(epoch: i32, source: &str) -> Topology {
         epoch,
         subtopologies: vec![subtopology("0", source)],
     }
+}
+
+/// `topology(0, "input")` made stateful: its store's changelog `app-store-changelog`.
+pub fn stateful_topology() -> Topology {
+    let mut t = topology(0, "input");
+    t.subtopologies[0].state_changelog_topics.push(TopicInfo {
+        name: "app-store-changelog".into(),
+        partitions: 0,
+        replication_factor: 0,
+        topic_configs: vec![],
+    });
+    t
+}
+
+pub fn json<T: Serialize>(v: &T) -> String {
+    serde_json::to_string(v).unwrap()
+}
+
+/// A coordinator rebuilt with `config` from `c`'s records, read back from their JSON.
+pub fn rebuild(c: &Coordinator, config: CoordinatorConfig) -> Coordinator {
+    let records: Vec<Record> = decode_str(&json(&c.records()), "records").unwrap();
+    Coordinator::from_records(config, records).unwrap()
 }
 
 pub fn coordinator_with_topic(
