@@ -879,29 +879,40 @@ impl<'i, 'a> Placement<'i, 'a> {
             .map(|m| self.process(m))
     }
 
-    /// The result: every member of the spec, tasks sorted. Tasks are bucketed by
-    /// member with a counting sort straight from the per-task owners (flat arrays, no
-    /// per-member vectors).
-    pub fn into_assignment(self) -> GroupAssignment {
-        let ix = self.ix;
-        let [actives, standbys, warmups] = self.by_member();
-        let table = SubtopologyTable::new(ix, ix.num_members());
-        let members = ix
-            .members
-            .iter()
-            .enumerate()
-            .map(|(m, spec)| {
-                (
-                    spec.member_id.clone(),
-                    MemberAssignment {
-                        active: ix.task_set(actives.of(m), &table),
-                        standby: ix.task_set(standbys.of(m), &table),
-                        warmup: ix.task_set(warmups.of(m), &table),
-                    },
-                )
-            })
-            .collect();
-        GroupAssignment { members }
+    /// Each member's active, standby and warm-up tasks, sorted (a counting sort
+    /// straight from the per-task holders: flat arrays, no per-member vectors). The
+    /// placement's buffers are freed here, before the output is built, so that the
+    /// output's many small allocations reuse them instead of growing the heap.
+    pub fn into_lists(self) -> [Flat<u32>; 3] {
+        self.by_member()
+    }
+}
+
+/// The result from each member's final lists (`Placement::into_lists`): every member
+/// of the spec, tasks sorted.
+pub(crate) fn assignment(ix: &Index<'_>, lists: [Flat<u32>; 3]) -> GroupAssignment {
+    let [actives, standbys, warmups] = lists;
+    let table = SubtopologyTable::new(ix, ix.num_members());
+    let entries: Vec<(String, MemberAssignment)> = ix
+        .members
+        .iter()
+        .enumerate()
+        .map(|(m, spec)| {
+            (
+                spec.member_id.clone(),
+                MemberAssignment {
+                    active: ix.task_set(actives.of(m), &table),
+                    standby: ix.task_set(standbys.of(m), &table),
+                    warmup: ix.task_set(warmups.of(m), &table),
+                },
+            )
+        })
+        .collect();
+    // The lists and the table are freed before the map is built (its nodes and
+    // sort scratch reuse them); the entries' buffer is reused in place.
+    drop((actives, standbys, warmups, table));
+    GroupAssignment {
+        members: entries.into_iter().collect(),
     }
 }
 
