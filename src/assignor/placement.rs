@@ -963,13 +963,28 @@ impl Placement<'_, '_> {
         }
         #[cfg(debug_assertions)]
         let ends = start.clone();
-        each_holder!(|role, m, t| {
-            let slot = &mut start[role][m as usize];
-            if let Some(item) = items[role].get_mut(*slot as usize) {
-                *item = t;
+        if items[1].is_empty() && items[2].is_empty() {
+            // No standby or warm-up anywhere (sticky without standbys): only the
+            // owners are read, the holder slots are skipped.
+            let (start, items) = (&mut start[0], &mut items[0]);
+            for (t, &m) in self.active_owner.iter().enumerate() {
+                if m != NONE {
+                    let slot = &mut start[m as usize];
+                    if let Some(item) = items.get_mut(*slot as usize) {
+                        *item = t as u32;
+                    }
+                    *slot += 1;
+                }
             }
-            *slot += 1;
-        });
+        } else {
+            each_holder!(|role, m, t| {
+                let slot = &mut start[role][m as usize];
+                if let Some(item) = items[role].get_mut(*slot as usize) {
+                    *item = t;
+                }
+                *slot += 1;
+            });
+        }
         // Each cursor ends at the next member's start when the counts were right.
         #[cfg(debug_assertions)]
         for r in 0..3 {
