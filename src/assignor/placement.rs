@@ -267,6 +267,12 @@ impl<'i, 'a> Placement<'i, 'a> {
             dealer.retarget(&targets);
             for s in subtopologies {
                 let owners = owned_before.then(|| &self.active_owner[tasks(s)]);
+                if owners.is_some_and(|o| !o.contains(&NONE)) {
+                    // Nothing of it to deal (after a leave, most subtopologies):
+                    // its holders need no counting.
+                    dealer.skip(&targets);
+                    continue;
+                }
                 dealer.begin(owners, &targets);
                 for t in tasks(s) {
                     if self.active_owner[t] != NONE {
