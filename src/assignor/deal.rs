@@ -203,9 +203,7 @@ impl Dealer {
                 self.counting = true;
             }
         }
-        if self.dead * 4 > self.ring.len() {
-            self.compact(targets);
-        }
+        self.skip(targets);
         // The level starts at the fewest held by a member with room.
         let mut level = u32::MAX;
         for &m in &self.ring {
@@ -217,6 +215,15 @@ impl Dealer {
             }
         }
         self.level = if level == u32::MAX { 0 } else { level };
+    }
+
+    /// Passes a subtopology with nothing to deal: only the ring's upkeep that
+    /// `begin` does (the same compactions at the same points, so the turn carries
+    /// on exactly as if it had been begun).
+    pub fn skip(&mut self, targets: &Targets) {
+        if self.dead * 4 > self.ring.len() {
+            self.compact(targets);
+        }
     }
 
     /// Drops the members without room, keeping the turn where it was.

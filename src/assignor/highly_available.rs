@@ -12,7 +12,7 @@
 
 use super::index::{Index, NONE};
 use super::lag::CaughtUp;
-use super::placement::Placement;
+use super::placement::{assignment, Placement};
 use super::tags::TagPlacement;
 use super::{AssignmentConfig, GroupAssignment, GroupSpec, TaskAssignor};
 
@@ -24,7 +24,7 @@ impl TaskAssignor for HighlyAvailableAssignor {
     }
 
     fn assign(&self, spec: &GroupSpec, config: &AssignmentConfig) -> GroupAssignment {
-        let ix = Index::new(spec);
+        let mut ix = Index::new(spec);
         let mut placement = Placement::new(&ix, config);
         placement.assign_actives();
         // Moves to lagging members are held back; the intended owner wants a warm-up.
@@ -83,7 +83,10 @@ impl TaskAssignor for HighlyAvailableAssignor {
 
         let tags = TagPlacement::new(&ix);
         placement.assign_standbys(tags.as_ref());
-        placement.into_assignment()
+        drop(tags);
+        let lists = placement.into_lists();
+        ix.release_previous();
+        assignment(&ix, lists)
     }
 }
 

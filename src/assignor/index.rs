@@ -212,6 +212,26 @@ impl<'a> Index<'a> {
         ix
     }
 
+    /// Frees what only the assignment passes read (previous tasks, candidates,
+    /// offsets, per-task and per-process tables), keeping what building task sets
+    /// needs (members, subtopologies, their ids and bases): called before the output
+    /// is built, so that its many small allocations reuse this memory instead of
+    /// growing the heap (a heap grown by each call is returned to the system after
+    /// it and faulted in again by the next).
+    pub fn release_previous(&mut self) {
+        self.task_stateful = Vec::new();
+        self.process_ids = Vec::new();
+        self.process_of = Vec::new();
+        self.process_members = Flat::empty();
+        self.eligible = Vec::new();
+        self.prev_active = Vec::new();
+        self.prev_active_of = Flat::empty();
+        self.prev_standby_of = Flat::empty();
+        self.prev_warmup_of = Flat::empty();
+        self.task_offsets = Flat::empty();
+        self.candidates = Flat::empty();
+    }
+
     pub fn num_members(&self) -> usize {
         self.members.len()
     }

@@ -267,6 +267,12 @@ impl<'i, 'a> Placement<'i, 'a> {
             dealer.retarget(&targets);
             for s in subtopologies {
                 let owners = owned_before.then(|| &self.active_owner[tasks(s)]);
+                if owners.is_some_and(|o| !o.contains(&NONE)) {
+                    // Nothing of it to deal (after a leave, most subtopologies):
+                    // its holders need no counting.
+                    dealer.skip(&targets);
+                    continue;
+                }
                 dealer.begin(owners, &targets);
                 for t in tasks(s) {
                     if self.active_owner[t] != NONE {
@@ -879,29 +885,40 @@ impl<'i, 'a> Placement<'i, 'a> {
             .map(|m| self.process(m))
     }
 
-    /// The result: every member of the spec, tasks sorted. Tasks are bucketed by
-    /// member with a counting sort straight from the per-task owners (flat arrays, no
-    /// per-member vectors).
-    pub fn into_assignment(self) -> GroupAssignment {
-        let ix = self.ix;
-        let [actives, standbys, warmups] = self.by_member();
-        let table = SubtopologyTable::new(ix, ix.num_members());
-        let members = ix
-            .members
-            .iter()
-            .enumerate()
-            .map(|(m, spec)| {
-                (
-                    spec.member_id.clone(),
-                    MemberAssignment {
-                        active: ix.task_set(actives.of(m), &table),
-                        standby: ix.task_set(standbys.of(m), &table),
-                        warmup: ix.task_set(warmups.of(m), &table),
-                    },
-                )
-            })
-            .collect();
-        GroupAssignment { members }
+    /// Each member's active, standby and warm-up tasks, sorted (a counting sort
+    /// straight from the per-task holders: flat arrays, no per-member vectors). The
+    /// placement's buffers are freed here, before the output is built, so that the
+    /// output's many small allocations reuse them instead of growing the heap.
+    pub fn into_lists(self) -> [Flat<u32>; 3] {
+        self.by_member()
+    }
+}
+
+/// The result from each member's final lists (`Placement::into_lists`): every member
+/// of the spec, tasks sorted.
+pub(crate) fn assignment(ix: &Index<'_>, lists: [Flat<u32>; 3]) -> GroupAssignment {
+    let [actives, standbys, warmups] = lists;
+    let table = SubtopologyTable::new(ix, ix.num_members());
+    let entries: Vec<(String, MemberAssignment)> = ix
+        .members
+        .iter()
+        .enumerate()
+        .map(|(m, spec)| {
+            (
+                spec.member_id.clone(),
+                MemberAssignment {
+                    active: ix.task_set(actives.of(m), &table),
+                    standby: ix.task_set(standbys.of(m), &table),
+                    warmup: ix.task_set(warmups.of(m), &table),
+                },
+            )
+        })
+        .collect();
+    // The lists and the table are freed before the map is built (its nodes and
+    // sort scratch reuse them); the entries' buffer is reused in place.
+    drop((actives, standbys, warmups, table));
+    GroupAssignment {
+        members: entries.into_iter().collect(),
     }
 }
 
@@ -952,13 +969,28 @@ impl Placement<'_, '_> {
         }
         #[cfg(debug_assertions)]
         let ends = start.clone();
-        each_holder!(|role, m, t| {
-            let slot = &mut start[role][m as usize];
-            if let Some(item) = items[role].get_mut(*slot as usize) {
-                *item = t;
+        if items[1].is_empty() && items[2].is_empty() {
+            // No standby or warm-up anywhere (sticky without standbys): only the
+            // owners are read, the holder slots are skipped.
+            let (start, items) = (&mut start[0], &mut items[0]);
+            for (t, &m) in self.active_owner.iter().enumerate() {
+                if m != NONE {
+                    let slot = &mut start[m as usize];
+                    if let Some(item) = items.get_mut(*slot as usize) {
+                        *item = t as u32;
+                    }
+                    *slot += 1;
+                }
             }
-            *slot += 1;
-        });
+        } else {
+            each_holder!(|role, m, t| {
+                let slot = &mut start[role][m as usize];
+                if let Some(item) = items[role].get_mut(*slot as usize) {
+                    *item = t;
+                }
+                *slot += 1;
+            });
+        }
         // Each cursor ends at the next member's start when the counts were right.
         #[cfg(debug_assertions)]
         for r in 0..3 {

@@ -14,7 +14,7 @@
 //! stale member (PROTOCOL.md §4.4) keeps fewer.
 
 use super::index::Index;
-use super::placement::Placement;
+use super::placement::{assignment, Placement};
 use super::{AssignmentConfig, GroupAssignment, GroupSpec, TaskAssignor};
 
 pub struct StickyAssignor;
@@ -25,10 +25,14 @@ impl TaskAssignor for StickyAssignor {
     }
 
     fn assign(&self, spec: &GroupSpec, config: &AssignmentConfig) -> GroupAssignment {
-        let ix = Index::new(spec);
+        let mut ix = Index::new(spec);
         let mut placement = Placement::new(&ix, config);
         placement.assign_actives();
         placement.assign_standbys(None);
-        placement.into_assignment()
+        let lists = placement.into_lists();
+        // What only the passes read is freed before the output is built (the
+        // output's small allocations reuse it rather than growing the heap).
+        ix.release_previous();
+        assignment(&ix, lists)
     }
 }

@@ -1,7 +1,9 @@
 //! The assignors' decisions, pinned: a digest of every member's tasks for the small
 //! and mid cases of the benchmark grid (INPUTS.md) and for seeded random groups
 //! (processes of several members, stale members, overlapping previous tasks in every
-//! role, offsets, client tags, 0-2 standbys, warm-up limits). Speed work must not
+//! role, offsets, client tags, 0-2 standbys, warm-up limits), and for the benchmark's
+//! own cases (`benches/assignors.rs`: initial, leave, join, replace; with offsets for
+//! highly_available, at 1 000 x 100 000 too). Speed work must not
 //! change what the assignors decide; a deliberate change of output regenerates the
 //! digests with `UPDATE_EXPECT=1 cargo test --test it assignor_snapshot` and says why
 //! in its commit.
@@ -255,4 +257,171 @@ fn the_digest_sees_every_role_and_partition() {
             assert_ne!(all[i], all[j], "{i} vs {j}");
         }
     }
+}
+
+/// How the benchmark's second assignment differs from its first (benches/assignors.rs).
+#[derive(Clone, Copy, PartialEq)]
+enum BenchKind {
+    Initial,
+    Leave,
+    Join,
+    Replace,
+}
+
+/// The group of one benchmark case exactly as `benches/assignors.rs` builds it
+/// (INPUTS.md): `initial`; `leave` (the first assignment of M members, then
+/// `member-(M/2)` leaves); `join` (of M - 1 members, then `newMember` joins);
+/// `replace` (of M members, then every member j with j % 10 == 3 is replaced by
+/// `fresh-j`); with `offsets`, every member reports offsets for its stateful actives
+/// (caught up), its standbys (2 000 behind) and one task of the next member (50 000).
+fn bench_group(
+    assignor: &str,
+    members: usize,
+    subs: usize,
+    partitions: u32,
+    standbys: u32,
+    kind: BenchKind,
+    offsets: bool,
+) -> (GroupSpec, AssignmentConfig) {
+    let config = AssignmentConfig {
+        num_standby_replicas: standbys,
+        ..Default::default()
+    };
+    let subtopologies: Vec<SubtopologySpec> = (0..subs)
+        .map(|i| sub(&format!("topic-{i}_subtopology"), partitions, i % 2 == 0))
+        .collect();
+    let first_members = if kind == BenchKind::Join {
+        members - 1
+    } else {
+        members
+    };
+    let list: Vec<MemberSpec> = (0..first_members)
+        .map(|i| member(&format!("member-{i}"), &format!("process-{i}")))
+        .collect();
+    let mut spec = group(subtopologies, list);
+    if kind == BenchKind::Initial {
+        return (spec, config);
+    }
+    let first = by_name(assignor).expect("assignor").assign(&spec, &config);
+    for m in &mut spec.members {
+        let a = &first.members[&m.member_id];
+        m.active = a.active.clone();
+        m.standby = a.standby.clone();
+        m.warmup = a.warmup.clone();
+    }
+    if offsets {
+        report_bench_offsets(&mut spec);
+    }
+    match kind {
+        BenchKind::Initial => {}
+        BenchKind::Leave => {
+            let gone = format!("member-{}", members / 2);
+            spec.members.retain(|x| x.member_id != gone);
+        }
+        BenchKind::Join => spec.members.push(member("newMember", "process-newMember")),
+        BenchKind::Replace => {
+            for x in &mut spec.members {
+                let j = x
+                    .member_id
+                    .strip_prefix("member-")
+                    .and_then(|n| n.parse::<usize>().ok());
+                if let Some(j) = j.filter(|j| j % 10 == 3) {
+                    *x = member(&format!("fresh-{j}"), &format!("process-fresh-{j}"));
+                }
+            }
+        }
+    }
+    spec.members.sort_by(|a, b| a.member_id.cmp(&b.member_id));
+    (spec, config)
+}
+
+/// `report_offsets` of benches/assignors.rs.
+fn report_bench_offsets(spec: &mut GroupSpec) {
+    const END: i64 = 1_000_000;
+    let stateful: Vec<String> = spec
+        .subtopologies
+        .iter()
+        .filter(|s| s.stateful)
+        .map(|s| s.id.clone())
+        .collect();
+    let is_stateful = |s: &str| stateful.iter().any(|x| x == s);
+    let n = spec.members.len();
+    let next_task: Vec<Option<TaskId>> = (0..n)
+        .map(|i| {
+            spec.members[(i + 1) % n]
+                .active
+                .tasks()
+                .find(|t| is_stateful(&t.subtopology))
+        })
+        .collect();
+    for (i, m) in spec.members.iter_mut().enumerate() {
+        let mut report = |t: TaskId, lag: i64| {
+            m.task_end_offsets.insert(t.clone(), END);
+            m.task_offsets.insert(t, END - lag);
+        };
+        let actives: Vec<TaskId> = m
+            .active
+            .tasks()
+            .filter(|t| is_stateful(&t.subtopology))
+            .collect();
+        for t in actives {
+            report(t, 0);
+        }
+        for t in m.standby.tasks().collect::<Vec<_>>() {
+            report(t, 2_000);
+        }
+        if let Some(t) = next_task[i].clone() {
+            if !m.active.contains_task(&t) && !m.standby.contains_task(&t) {
+                report(t, 50_000);
+            }
+        }
+    }
+}
+
+/// The digests of the benchmark's own cases (K = 1) at 100 x 1 000 and 1 000 x
+/// 10 000: sticky without and with offsets, highly_available with offsets, every
+/// kind, standby 0 and 1; at 1 000 x 100 000 sticky alone.
+fn bench_digests() -> String {
+    let kinds = [
+        (BenchKind::Initial, "initial"),
+        (BenchKind::Leave, "leave"),
+        (BenchKind::Join, "join"),
+        (BenchKind::Replace, "replace"),
+    ];
+    let mut out = String::new();
+    for (members, subs, partitions) in [(100, 10, 100), (1_000, 100, 100), (1_000, 100, 1000)] {
+        let large = partitions > 100;
+        for standbys in [0, 1] {
+            for (kind, name) in kinds {
+                for (assignor, offsets) in [
+                    ("sticky", false),
+                    ("sticky", true),
+                    ("highly_available", true),
+                ] {
+                    if (kind == BenchKind::Initial || large)
+                        && (assignor, offsets) != ("sticky", false)
+                    {
+                        continue;
+                    }
+                    let (spec, config) =
+                        bench_group(assignor, members, subs, partitions, standbys, kind, offsets);
+                    let result = by_name(assignor).expect("assignor").assign(&spec, &config);
+                    let _ = writeln!(
+                        out,
+                        "{assignor}/M{members}/T{}/sb{standbys}/K1/{name}{} {:016x}",
+                        subs as u32 * partitions,
+                        if offsets { "/offsets" } else { "" },
+                        digest(&result)
+                    );
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn benchmark_cases_match_the_pinned_digests() {
+    // UPDATE_EXPECT=1 cargo test --test it assignor_snapshot rewrites the digests.
+    expect_test::expect_file!["../fixtures/assignor_bench_digests.txt"].assert_eq(&bench_digests());
 }
