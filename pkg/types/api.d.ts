@@ -278,6 +278,8 @@ export declare class AssignIoFloor {
     config?: AssignmentConfig | CoordinatorConfig | string | null,
   );
   run(groupSpec: GroupSpec | string): GroupAssignment;
+  /** Only the JS side of the spec's way in (its owned lists packed); true when it packed. */
+  pack(groupSpec: GroupSpec | string): boolean;
   /** Only the decoding of the spec (what run() does before it builds the result). */
   decode(groupSpec: GroupSpec | string): void;
   free(): void;
