@@ -337,28 +337,3 @@ pub fn read_packed<'i>(
     }
     (at == ints.len()).then_some(())
 }
-
-/// Packed lists (`read_packed`) as task lists.
-pub fn unpack(
-    ids: &str,
-    ints: &[i32],
-    lists: usize,
-    json_budget: usize,
-) -> Option<Vec<Option<TaskList>>> {
-    let ids = PackedIds::parse(ids)?;
-    let mut out = Vec::with_capacity(lists);
-    let mut bad = false;
-    read_packed(&ids, ints, lists, json_budget, |entries| {
-        out.push(entries.map(|entries| {
-            let mut l = TaskList::new();
-            for &(id, ps) in entries {
-                match ids.names.get(id) {
-                    Some(name) => l.push(name, ps),
-                    None => bad = true,
-                }
-            }
-            l
-        }))
-    })?;
-    (!bad).then_some(out)
-}

@@ -95,10 +95,7 @@ impl Coordinator {
 
     /// StreamsGroupHeartbeatRequest in, StreamsGroupHeartbeatResponse out.
     pub fn heartbeat(&mut self, request: JsValue, ctx: JsValue) -> JsResult {
-        let req = match super::packed::heartbeat(&request) {
-            Some(req) => req,
-            None => decode::<StreamsGroupHeartbeatRequest>(&request, "heartbeat")?,
-        };
+        let req: StreamsGroupHeartbeatRequest = decode(&request, "heartbeat")?;
         let ctx = self.ctx(&ctx)?;
         output(&self.inner.heartbeat(&req, &ctx))
     }

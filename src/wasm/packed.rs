@@ -1,8 +1,9 @@
-//! Owned task lists of a JS object cross the boundary as one buffer, the rest of the
-//! object as JSON text without them (`task_list::unpack` has the buffer's layout). A
-//! spread assignment of 100 000 tasks is 100 000 one-partition entries: 24 ms of
-//! `JSON.stringify` and 89 ms of decoding as text in `assign()`, a few ms packed; a
-//! heartbeat's owned lists were most of its cost (BENCHMARKS.md "The JS boundary").
+//! The owned task lists of a group spec object cross the boundary as one buffer, the
+//! rest of the spec as JSON text without them (`task_list::read_packed` has the
+//! buffer's layout). A spread assignment of 100 000 tasks is 100 000 one-partition
+//! entries: 24 ms of `JSON.stringify` and 89 ms of decoding as text in `assign()`, about
+//! 9 ms packed (BENCHMARKS.md "The JS boundary"). Heartbeats are not packed: for their
+//! ten-odd entries the packing cost more than the JSON text it saves (measured).
 //!
 //! One decoder still decides: only the plain form is packed (arrays and plain objects
 //! without `toJSON`, `{ subtopologyId, partitions }` and nothing else, ids without
@@ -15,8 +16,7 @@ use crate::assignor::json::GroupSpecJson;
 use crate::assignor::GroupSpec;
 use crate::limits::MAX_INPUT_BYTES;
 use crate::protocol::json::{try_decode_str, Validate};
-use crate::protocol::task_list::{read_packed, unpack, PackedIds};
-use crate::protocol::{StreamsGroupHeartbeatRequest, TaskIds, TaskList};
+use crate::protocol::task_list::{read_packed, PackedIds};
 use crate::task::TaskSet;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
@@ -29,7 +29,7 @@ const plainArray = (x) => Array.isArray(x) && x.toJSON === undefined;
 const plainId = (id) =>
   !id.includes("\0") && (typeof id.isWellFormed === "function" ? id.isWellFormed() : !/[\uD800-\uDFFF]/.test(id));
 
-// The owned lists of `holders` (objects with activeTasks, standbyTasks, warmupTasks):
+// The owned lists of `holders` (spec members: activeTasks, standbyTasks, warmupTasks):
 // per list -1 for null or absent, else its entry count, then per entry the id's index
 // in `names`, the partition count and the partitions. Each holder's copy has the three
 // lists undefined (JSON.stringify leaves them out). null when anything is not plain.
@@ -99,23 +99,12 @@ export function packSpec(spec) {
     return null;
   }
 }
-
-export function packRequest(request) {
-  try {
-    const p = packLists([request]);
-    return p && { text: JSON.stringify(p.copies[0]), ids: p.ids, ints: p.ints };
-  } catch {
-    return null;
-  }
-}
 "#)]
 extern "C" {
     /// `{ text, ids, ints }`: the JSON text without the lists, and the lists.
     type Packed;
     #[wasm_bindgen(js_name = packSpec)]
     fn pack_spec(spec: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = packRequest)]
-    fn pack_request(request: &JsValue) -> JsValue;
     #[wasm_bindgen(method, getter)]
     fn text(this: &Packed) -> String;
     #[wasm_bindgen(method, getter)]
@@ -131,11 +120,6 @@ fn parts(packed: JsValue) -> Option<(String, String, Vec<i32>)> {
     }
     let p: Packed = packed.unchecked_into();
     Some((p.text(), p.ids(), p.ints().to_vec()))
-}
-
-/// The lists, or `None` where the text with them could exceed the input limit.
-fn task_lists(text: &str, ids: &str, ints: &[i32], n: usize) -> Option<Vec<Option<TaskList>>> {
-    unpack(ids, ints, n, MAX_INPUT_BYTES.checked_sub(text.len())?)
 }
 
 /// Whether `packSpec` packs this value (for the benchmark's split of `assign()`).
@@ -187,27 +171,4 @@ pub fn spec(v: &JsValue) -> Option<GroupSpec> {
     let mut sets = sets.into_iter();
     let mut next = move || sets.next().unwrap_or_default();
     Some(spec.into_spec_with(|_| [next(), next(), next()]))
-}
-
-/// A heartbeat request object, its owned lists packed; `None`: decode it as JSON text.
-pub fn heartbeat(v: &JsValue) -> Option<StreamsGroupHeartbeatRequest> {
-    if !v.is_object() {
-        return None;
-    }
-    let (text, ids, ints) = parts(pack_request(v))?;
-    let mut req: StreamsGroupHeartbeatRequest = try_decode_str(&text)?;
-    let [a, s, w]: [Option<TaskList>; 3] = task_lists(&text, &ids, &ints, 3)?.try_into().ok()?;
-    let wire = |l: Option<TaskList>| {
-        l.map(|l| {
-            l.iter()
-                .map(|(id, ps)| TaskIds {
-                    subtopology_id: id.to_owned(),
-                    partitions: ps.to_vec(),
-                })
-                .collect::<Vec<_>>()
-        })
-    };
-    (req.active_tasks, req.standby_tasks, req.warmup_tasks) = (wire(a), wire(s), wire(w));
-    req.validate().ok()?;
-    Some(req)
 }

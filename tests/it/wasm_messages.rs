@@ -302,9 +302,9 @@ fn a_thrown_error_has_path_and_kind() {
     );
 }
 
-/// A heartbeat object's owned lists cross packed (src/wasm/packed.rs), JSON text as
-/// text: two coordinators fed the same requests, one as objects and one as text, answer
-/// alike (responses and errors), null lists ("unchanged") kept apart from empty ones.
+/// Two coordinators fed the same heartbeats, one as objects and one as JSON text,
+/// answer alike (responses, errors, records), null lists ("unchanged") kept apart from
+/// empty ones.
 #[wasm_bindgen_test]
 fn packed_and_text_heartbeats_answer_alike() {
     let mut by_object = binding::Coordinator::new(JsValue::UNDEFINED).expect("coordinator");
