@@ -111,6 +111,8 @@ impl Validate for GroupSpecJson {
     }
 }
 
+/// The owned task lists have no rule here, and must not get one without the packed
+/// path of src/wasm/packed.rs, which builds their sets after `validate()`.
 impl Validate for MemberJson {
     fn validate(&self) -> Result<(), Invalid> {
         if let Some(tags) = &self.client_tags {
