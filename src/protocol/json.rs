@@ -172,14 +172,23 @@ pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 
 /// Decodes one input from JSON text; `what` names it in errors (`invalid heartbeat: ...`).
 pub fn decode_str<T: DeserializeOwned + Validate>(text: &str, what: &str) -> Result<T, InputError> {
-    if text.len() > crate::limits::MAX_INPUT_BYTES {
+    decode_str_within(text, what, crate::limits::MAX_INPUT_BYTES)
+}
+
+/// `decode_str` with its own size limit: a record log is as long as the state it
+/// holds allows (`limits::records_limit`), not one request.
+pub fn decode_str_within<T: DeserializeOwned + Validate>(
+    text: &str,
+    what: &str,
+    max_bytes: usize,
+) -> Result<T, InputError> {
+    if text.len() > max_bytes {
         return Err(InputError::Limit {
             what: what.to_owned(),
             path: String::new(),
             message: format!(
-                "{} bytes of JSON; at most {} are accepted (see README, Limits)",
+                "{} bytes of JSON; at most {max_bytes} are accepted (see README, Limits)",
                 text.len(),
-                crate::limits::MAX_INPUT_BYTES
             ),
         });
     }
