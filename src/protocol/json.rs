@@ -617,7 +617,9 @@ impl<'de, V: Deserialize<'de>> Visitor<'de> for UniqueMap<V> {
     }
 }
 
-/// Key/value pairs written `[{key, value}]` (the protocol's form) or `{ key: value }`.
+/// Key/value pairs, written as the protocol writes them: `[{key, value}]`. An object
+/// (`{ key: value }`) is refused by name rather than read: the protocol has no such
+/// form, and a map would silently lose a repeated key and the list's order.
 pub fn key_values<'de, D: Deserializer<'de>>(
     d: D,
 ) -> Result<Vec<crate::protocol::KeyValue>, D::Error> {
@@ -625,16 +627,15 @@ pub fn key_values<'de, D: Deserializer<'de>>(
     impl<'de> Visitor<'de> for V {
         type Value = Vec<crate::protocol::KeyValue>;
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("[{key, value}] or {key: value}")
+            f.write_str("a list of {key, value}")
         }
         fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
             Deserialize::deserialize(de::value::SeqAccessDeserializer::new(seq))
         }
-        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-            let m = UniqueMap::<String>(PhantomData).visit_map(map)?;
-            Ok(m.into_iter()
-                .map(|(key, value)| crate::protocol::KeyValue { key, value })
-                .collect())
+        fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+            Err(de::Error::custom(
+                "expected a list of {key, value}, found an object: write [{\"key\": \"zone\", \"value\": \"a\"}], not {\"zone\": \"a\"}",
+            ))
         }
     }
     d.deserialize_any(V)
