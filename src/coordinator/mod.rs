@@ -165,11 +165,17 @@ impl Coordinator {
             })?;
         }
         let mut c = Coordinator::new(config);
+        // Topic and topology records only change the cluster and the topologies here:
+        // each group is configured once, on the final cluster, after the last record
+        // (replayed one by one, a log of T topic records and G groups took T x G).
+        c.batching_topics = true;
         for r in records {
             c.apply(&r);
             c.next_offset = r.offset.saturating_add(1);
             c.push(r);
         }
+        c.batching_topics = false;
+        c.reconfigure_all();
         let max = crate::limits::records_limit(c.config.max_state_bytes);
         if c.records_bytes() > max as u64 {
             return Err(invalid(
