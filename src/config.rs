@@ -85,9 +85,11 @@ pub struct CoordinatorConfig {
     #[serde(deserialize_with = "count")]
     #[ts(optional = nullable)]
     pub max_warmup_replicas_limit: u32,
-    /// Default 1 GiB: the memory budget of member metadata and topologies (each byte
-    /// counted three times: state, record, replaced record); a join or heartbeat that
-    /// would pass it is GROUP_MAX_SIZE_REACHED (README, "Limits").
+    /// Default and largest 256 MiB: the memory budget of member metadata, topologies
+    /// and the live records (each byte counted three times: state or live record,
+    /// replaced record, room for what follows); a join or heartbeat that would pass it
+    /// is GROUP_MAX_SIZE_REACHED, and `fromRecords` reads a log of up to this many
+    /// bytes of JSON (at least 32 MiB; README, "Limits").
     #[serde(with = "int64", skip_serializing_if = "is_default_budget")]
     #[ts(type = "Int64Input")]
     #[ts(optional = nullable)]
@@ -168,7 +170,18 @@ impl Validate for CoordinatorConfig {
             self.min_heartbeat_interval_ms,
             "maxHeartbeatIntervalMs",
         )?;
-        at_least(self.max_state_bytes, 0, "maxStateBytes")
+        at_least(self.max_state_bytes, 0, "maxStateBytes")?;
+        let max = crate::limits::MAX_STATE_BYTES as i64;
+        if self.max_state_bytes > max {
+            return Err(Invalid::new(
+                "maxStateBytes",
+                format!(
+                    "{} is above the maximum {max} (the record log of a larger state would not fit through records() and fromRecords in one WebAssembly instance)",
+                    self.max_state_bytes
+                ),
+            ));
+        }
+        Ok(())
     }
 }
 

@@ -258,51 +258,103 @@ pub(crate) fn check_groups_on(
     Ok(())
 }
 
-/// The coordinator's default memory budget (`maxStateBytes`): member metadata and
-/// topologies, each byte counted `STATE_COPIES` times.
-pub const DEFAULT_MAX_STATE_BYTES: u64 = 1 << 30;
-/// How many times a byte of member metadata or topology is held: the state, its
-/// record in the log, and a record it replaced until compaction.
+/// The coordinator's default memory budget (`maxStateBytes`), also its largest: the
+/// record log a state within it writes (at most this many bytes of JSON, see
+/// `records_limit`) must go through `records()` and back into `fromRecords` in one
+/// wasm instance (the original, the text, the decoded records and the twin: about
+/// four times the log, well inside the 4 GiB wasm memory) and stay a JS string (V8
+/// holds at most 2^29 - 24 UTF-16 units, about 512 MiB). At 1 GiB neither held.
+pub const DEFAULT_MAX_STATE_BYTES: u64 = 256 << 20;
+pub const MAX_STATE_BYTES: u64 = DEFAULT_MAX_STATE_BYTES;
+/// How many times a byte of state is counted against the budget: its live record, a
+/// replaced copy until compaction (the log stays within twice its live bytes plus
+/// `compaction::SLACK_BYTES`), and once more as room for the records that follow
+/// from a request (assignments) and the slack.
 pub const STATE_COPIES: u64 = 3;
 
-/// About how many bytes a member's metadata holds (its strings; 32 per tag besides).
+/// The largest record log `fromRecords` reads (bytes of JSON text) under a budget:
+/// the budget itself, never less than one input. A coordinator keeps its own log
+/// within it (`Coordinator::check_budget`, `compaction::due`), so every state it
+/// accepted writes a `records()` this accepts.
+pub fn records_limit(max_state_bytes: i64) -> usize {
+    let budget = usize::try_from(max_state_bytes).unwrap_or(0);
+    budget.max(MAX_INPUT_BYTES)
+}
+
+/// The largest record log under any accepted configuration: the line limit of a
+/// broker dump (one line is one record, never longer than a whole log).
+pub const MAX_RECORDS_BYTES: usize = MAX_STATE_BYTES as usize;
+
+/// Bytes of a string inside JSON text, without its quotes (serde_json's escapes, which
+/// are also `JSON.stringify`'s): what its record spends on it.
+pub fn json_len(s: &str) -> usize {
+    s.bytes()
+        .map(|b| match b {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 2,
+            0..=0x1f => 6,
+            _ => 1,
+        })
+        .sum()
+}
+
+/// Bytes of JSON a record takes in `records()` (without the comma between records).
+pub fn record_bytes(r: &crate::coordinator::records::Record) -> u64 {
+    struct Count(u64);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 = self.0.saturating_add(buf.len() as u64);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut n = Count(0);
+    // Writing to a counter fails only if serialization does (never for a Record).
+    let _ = serde_json::to_writer(&mut n, r);
+    n.0
+}
+
+/// About how many bytes a member's metadata holds: its strings as JSON text (what its
+/// record spends on them), 32 per tag besides.
 pub fn metadata_bytes(m: &crate::coordinator::member::MemberMetadata) -> u64 {
-    let opt = |s: &Option<String>| s.as_ref().map_or(0, String::len);
+    let opt = |s: &Option<String>| s.as_deref().map_or(0, json_len);
     let tags: usize = m
         .client_tags
         .iter()
-        .map(|t| t.key.len() + t.value.len() + 32)
+        .map(|t| json_len(&t.key) + json_len(&t.value) + 32)
         .sum();
     let bytes = opt(&m.instance_id)
         + opt(&m.rack_id)
-        + m.client_id.len()
-        + m.client_host.len()
-        + m.process_id.len()
-        + m.user_endpoint.as_ref().map_or(0, |e| e.host.len())
+        + json_len(&m.client_id)
+        + json_len(&m.client_host)
+        + json_len(&m.process_id)
+        + m.user_endpoint.as_ref().map_or(0, |e| json_len(&e.host))
         + tags;
     bytes as u64
 }
 
-/// About how many bytes a topology holds (its names and configs; 32 per entry).
+/// About how many bytes a topology holds (its names and configs as JSON text; 32 per
+/// entry).
 pub fn topology_bytes(t: &crate::protocol::Topology) -> u64 {
     let topics = |l: &[crate::protocol::TopicInfo]| -> usize {
         l.iter()
             .map(|t| {
-                t.name.len()
+                json_len(&t.name)
                     + 32
                     + t.topic_configs
                         .iter()
-                        .map(|c| c.key.len() + c.value.len() + 32)
+                        .map(|c| json_len(&c.key) + json_len(&c.value) + 32)
                         .sum::<usize>()
             })
             .sum()
     };
-    let names = |l: &[String]| -> usize { l.iter().map(|n| n.len() + 32).sum() };
+    let names = |l: &[String]| -> usize { l.iter().map(|n| json_len(n) + 32).sum() };
     let bytes: usize = t
         .subtopologies
         .iter()
         .map(|s| {
-            s.subtopology_id.len()
+            json_len(&s.subtopology_id)
                 + 32
                 + names(&s.source_topics)
                 + names(&s.source_topic_regex)

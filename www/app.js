@@ -725,14 +725,15 @@ function selectTab(name, focus = false) {
   if (name === "describe" && app.tl) $("describe").textContent = describeText(app.tl.frame(app.idx).snap);
 }
 
+/** `zone=a rack=r1` as the protocol's list of `{ key, value }` (a key given twice: the last). */
 function parseTags(text) {
-  const tags = {};
+  const tags = new Map();
   for (const part of text.split(/[,\s]+/).filter(Boolean)) {
     const i = part.indexOf("=");
     if (i <= 0) throw new Error(`client tags: "${part}" is not key=value`);
-    tags[part.slice(0, i)] = part.slice(i + 1);
+    tags.set(part.slice(0, i), part.slice(i + 1));
   }
-  return tags;
+  return [...tags].map(([key, value]) => ({ key, value }));
 }
 
 function nextProcessId() {
@@ -797,7 +798,7 @@ function wireControls() {
     const threads = Number($("add-threads").value);
     if (threads && threads !== 1) a.threads = threads;
     if ($("add-rack").value) a.rackId = $("add-rack").value;
-    if (Object.keys(tags).length) a.clientTags = tags;
+    if (tags.length) a.clientTags = tags;
     if ($("add-instance").value) a.instanceId = $("add-instance").value;
     record(a, (ok) => {
       if (!ok) return;

@@ -59,9 +59,9 @@ pub struct MemberJson {
     #[serde(default)]
     #[ts(optional = nullable)]
     pub rack_id: Option<String>,
-    /// `[{ key, value }]` or `{ key: value }`.
+    /// `[{ key, value }]` (an object is an input error).
     #[serde(default, deserialize_with = "key_values_opt")]
-    #[ts(type = "Array<KeyValue> | { [key: string]: string } | null")]
+    #[ts(type = "Array<KeyValue> | null")]
     #[ts(optional = nullable)]
     pub client_tags: Option<Vec<KeyValue>>,
     #[serde(default)]

@@ -86,7 +86,11 @@ pub struct Coordinator {
     /// How many member ids the seeded generator has produced.
     ids_generated: u64,
     log: Vec<Record>,
-    /// Keys whose latest record is a value (when to compact the log).
+    /// Bytes of JSON of each record of `log` (`limits::record_bytes`), side by side.
+    log_sizes: Vec<u64>,
+    /// Their sum: `records()` as JSON text is this plus its brackets and commas.
+    log_bytes: u64,
+    /// Keys whose latest record is a value, and their bytes (when to compact the log).
     live_keys: compaction::LiveKeys,
     next_offset: u64,
     /// Events caused by a context's `nowMs` moving the clock; returned by the next
@@ -117,6 +121,8 @@ impl Coordinator {
             offsets: BTreeMap::new(),
             ids_generated: 0,
             log: Vec::new(),
+            log_sizes: Vec::new(),
+            log_bytes: 0,
             live_keys: Default::default(),
             next_offset: 0,
             pending: Default::default(),
@@ -159,11 +165,27 @@ impl Coordinator {
             })?;
         }
         let mut c = Coordinator::new(config);
+        // Topic and topology records only change the cluster and the topologies here:
+        // each group is configured once, on the final cluster, after the last record
+        // (replayed one by one, a log of T topic records and G groups took T x G).
+        c.batching_topics = true;
         for r in records {
             c.apply(&r);
             c.next_offset = r.offset.saturating_add(1);
-            c.live_keys.note(&r);
-            c.log.push(r);
+            c.push(r);
+        }
+        c.batching_topics = false;
+        c.reconfigure_all();
+        let max = crate::limits::records_limit(c.config.max_state_bytes);
+        if c.records_bytes() > max as u64 {
+            return Err(invalid(
+                String::new(),
+                format!(
+                    "the records are {} bytes of JSON; under maxStateBytes {} at most {max} are read (README, Limits)",
+                    c.records_bytes(),
+                    c.config.max_state_bytes
+                ),
+            ));
         }
         c.check_loaded_limits()
             .map_err(|m| invalid(String::new(), m))?;
@@ -306,11 +328,37 @@ impl Coordinator {
 
     /// Appends a record whose effect is already applied, compacting when due.
     fn append(&mut self, r: Record) {
-        self.live_keys.note(&r);
-        self.log.push(r);
-        if compaction::due(self.log.len(), self.live_keys.len()) {
-            compaction::compact(&mut self.log);
+        self.push(r);
+        let (len, live) = (self.log.len(), self.live_keys.len());
+        if compaction::due(len, live, self.log_bytes, self.live_keys.bytes()) {
+            compaction::compact_sized(&mut self.log, &mut self.log_sizes);
+            self.log_bytes = self.log_sizes.iter().fold(0, |a, b| a.saturating_add(*b));
         }
+    }
+
+    /// Pushes a record onto the log, counting its bytes.
+    fn push(&mut self, r: Record) {
+        let bytes = crate::limits::record_bytes(&r);
+        self.live_keys.note(&r, bytes);
+        self.log_bytes = self.log_bytes.saturating_add(bytes);
+        self.log_sizes.push(bytes);
+        self.log.push(r);
+    }
+
+    /// Bytes of `records()` as JSON text (brackets and commas included).
+    pub fn records_bytes(&self) -> u64 {
+        let commas = self.log.len().saturating_sub(1) as u64;
+        self.log_bytes.saturating_add(commas).saturating_add(2)
+    }
+
+    /// Bytes of the compacted log's JSON text (the latest record of every live key):
+    /// what the budget counts besides the metadata it accounts itself.
+    pub fn live_records_bytes(&self) -> u64 {
+        let commas = self.live_keys.len().saturating_sub(1) as u64;
+        self.live_keys
+            .bytes()
+            .saturating_add(commas)
+            .saturating_add(2)
     }
 
     /// Writes a record whose effect the caller applies itself (moving a value into

@@ -236,6 +236,14 @@ impl Coordinator {
         }
     }
 
+    /// Configures every group on the cluster as it stands (once, after a log is read).
+    pub(crate) fn reconfigure_all(&mut self) {
+        let cluster = &self.cluster;
+        for g in self.groups.values_mut() {
+            reconfigure(g, cluster);
+        }
+    }
+
     /// Applies one record: the key's type picks the function, the value (None: a
     /// tombstone) is what it applies. Values that do not belong to their key never
     /// decode; tombstones of singleton records change nothing.
@@ -328,7 +336,8 @@ impl Coordinator {
         }
     }
 
-    /// The topology as the client sent it; configured against the cluster at once.
+    /// The topology as the client sent it; configured against the cluster at once
+    /// (while a log is read, after its last record: `reconfigure_all`).
     fn apply_topology(&mut self, group_id: &str, v: Option<&RecordValue>) {
         if v.is_none() && !self.groups.contains_key(group_id) {
             // A tombstone never creates a group (a compacted log may end with one).
@@ -348,7 +357,9 @@ impl Coordinator {
             _ => None,
         };
         let new = g.topology.as_ref().map_or(0, crate::limits::topology_bytes);
-        reconfigure(g, cluster);
+        if !self.batching_topics {
+            reconfigure(g, cluster);
+        }
         self.state_bytes = self.state_bytes.saturating_sub(old).saturating_add(new);
     }
 

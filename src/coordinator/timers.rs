@@ -221,10 +221,13 @@ impl Coordinator {
         let mut creation = g.creation.clone();
         let before = self.cluster.topics.clone();
         let happened = creation.advance(now, &mut self.cluster, &settings);
-        let after = std::mem::replace(&mut self.cluster.topics, before.clone());
+        // The cluster goes back to `before` (one copy of the topics, not two); each
+        // record below changes only its own topic, so a topic not yet written still
+        // reads as it was before.
+        let after = std::mem::replace(&mut self.cluster.topics, before);
         // Record what the creation did to the cluster, so a rebuild sees it too.
         for (name, t) in &after {
-            if before.get(name) != Some(t) {
+            if self.cluster.topics.get(name) != Some(t) {
                 self.write(
                     RecordKey::Topic { name: name.clone() },
                     Some(RecordValue::Topic(TopicValue {
@@ -242,10 +245,12 @@ impl Coordinator {
                 );
             }
         }
-        for name in before.keys() {
-            if !after.contains_key(name) {
-                self.write(RecordKey::Topic { name: name.clone() }, None);
-            }
+        let gone: Vec<String> = (self.cluster.topics.keys())
+            .filter(|name| !after.contains_key(*name))
+            .cloned()
+            .collect();
+        for name in gone {
+            self.write(RecordKey::Topic { name }, None);
         }
         self.write(
             RecordKey::TopicCreation {

@@ -172,14 +172,23 @@ pub const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
 
 /// Decodes one input from JSON text; `what` names it in errors (`invalid heartbeat: ...`).
 pub fn decode_str<T: DeserializeOwned + Validate>(text: &str, what: &str) -> Result<T, InputError> {
-    if text.len() > crate::limits::MAX_INPUT_BYTES {
+    decode_str_within(text, what, crate::limits::MAX_INPUT_BYTES)
+}
+
+/// `decode_str` with its own size limit: a record log is as long as the state it
+/// holds allows (`limits::records_limit`), not one request.
+pub fn decode_str_within<T: DeserializeOwned + Validate>(
+    text: &str,
+    what: &str,
+    max_bytes: usize,
+) -> Result<T, InputError> {
+    if text.len() > max_bytes {
         return Err(InputError::Limit {
             what: what.to_owned(),
             path: String::new(),
             message: format!(
-                "{} bytes of JSON; at most {} are accepted (see README, Limits)",
+                "{} bytes of JSON; at most {max_bytes} are accepted (see README, Limits)",
                 text.len(),
-                crate::limits::MAX_INPUT_BYTES
             ),
         });
     }
@@ -624,7 +633,9 @@ impl<'de, V: Deserialize<'de>> Visitor<'de> for UniqueMap<V> {
     }
 }
 
-/// Key/value pairs written `[{key, value}]` (the protocol's form) or `{ key: value }`.
+/// Key/value pairs, written as the protocol writes them: `[{key, value}]`. An object
+/// (`{ key: value }`) is refused by name rather than read: the protocol has no such
+/// form, and a map would silently lose a repeated key and the list's order.
 pub fn key_values<'de, D: Deserializer<'de>>(
     d: D,
 ) -> Result<Vec<crate::protocol::KeyValue>, D::Error> {
@@ -632,16 +643,15 @@ pub fn key_values<'de, D: Deserializer<'de>>(
     impl<'de> Visitor<'de> for V {
         type Value = Vec<crate::protocol::KeyValue>;
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("[{key, value}] or {key: value}")
+            f.write_str("a list of {key, value}")
         }
         fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
             Deserialize::deserialize(de::value::SeqAccessDeserializer::new(seq))
         }
-        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-            let m = UniqueMap::<String>(PhantomData).visit_map(map)?;
-            Ok(m.into_iter()
-                .map(|(key, value)| crate::protocol::KeyValue { key, value })
-                .collect())
+        fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+            Err(de::Error::custom(
+                "expected a list of {key, value}, found an object: write [{\"key\": \"zone\", \"value\": \"a\"}], not {\"zone\": \"a\"}",
+            ))
         }
     }
     d.deserialize_any(V)

@@ -113,13 +113,13 @@ pub struct ProcessSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional = nullable)]
     pub rack_id: Option<String>,
-    /// `[{ key, value }]` or `{ key: value }`.
+    /// `[{ key, value }]` (an object is an input error).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "key_values_opt"
     )]
-    #[ts(type = "Array<KeyValue> | { [key: string]: string } | null")]
+    #[ts(type = "Array<KeyValue> | null")]
     pub client_tags: Option<Vec<KeyValue>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional = nullable)]

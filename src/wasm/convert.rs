@@ -4,7 +4,7 @@
 //! straight into the typed structs. Results go back as plain JS objects. Every input
 //! error is thrown once, here, as a JS `Error` with `.kind` and `.path`.
 
-use crate::protocol::json::{decode_str, InputError, Validate};
+use crate::protocol::json::{decode_str, decode_str_within, InputError, Validate};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -100,6 +100,21 @@ pub fn decode<T: DeserializeOwned + Validate>(v: &JsValue, what: &str) -> Result
     }
     match text(v, what)? {
         Some(t) => decode_str(&t, what).map_err(error),
+        None => Err(error(InputError::Syntax {
+            what: what.to_owned(),
+            message: "expected an object or a JSON string, found nothing".to_owned(),
+        })),
+    }
+}
+
+/// Decodes an input that must be present, with its own size limit (a record log).
+pub fn decode_within<T: DeserializeOwned + Validate>(
+    v: &JsValue,
+    what: &str,
+    max_bytes: usize,
+) -> Result<T, JsValue> {
+    match text(v, what)? {
+        Some(t) => decode_str_within(&t, what, max_bytes).map_err(error),
         None => Err(error(InputError::Syntax {
             what: what.to_owned(),
             message: "expected an object or a JSON string, found nothing".to_owned(),

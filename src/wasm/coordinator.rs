@@ -1,7 +1,7 @@
 //! The `Coordinator` class of API.md: each method decodes its input (field-path errors
 //! thrown as JS `Error`s, nothing changed), calls the core, encodes its output.
 
-use super::convert::{decode, decode_ids, decode_opt, error, output, JsResult};
+use super::convert::{decode, decode_ids, decode_opt, decode_within, error, output, JsResult};
 use crate::cluster::{Acl, CreatableTopic};
 use crate::coordinator::group_config::GroupConfigUpdate;
 use crate::coordinator::group_settings::GroupConfigChange;
@@ -87,7 +87,8 @@ impl Coordinator {
     #[wasm_bindgen(js_name = fromRecords)]
     pub fn from_records(config_value: JsValue, records: JsValue) -> Result<Coordinator, JsValue> {
         let cfg = config(&config_value)?;
-        let records: Vec<Record> = decode(&records, "records")?;
+        let max = crate::limits::records_limit(cfg.max_state_bytes);
+        let records: Vec<Record> = decode_within(&records, "records", max)?;
         Ok(Coordinator {
             inner: Core::from_records(cfg, records).map_err(error)?,
         })

@@ -147,10 +147,12 @@ test("the controls: add a process, crash one, redeploy with topology epoch + 1",
   const e = await epochs(page);
   assert.equal(e.state, "Stable");
 
-  // Add a process E with two threads and a rack.
+  // Add a process E with two threads, a rack and client tags (sent as the protocol's
+  // list of { key, value }: an object is refused).
   await page.fill("#add-id", "E");
   await page.fill("#add-threads", "2");
   await page.fill("#add-rack", "rack-9");
+  await page.fill("#add-tags", "zone=z1 tier=gold");
   await page.click("#add-process");
   const running = (b) => Object.values(b).reduce((n, l) => n + l.active.length, 0);
   let r = await stepUntil(page, (b, e) => e.state === "Stable" && b["E-1"] && b["E-2"] && running(b) === 8);
@@ -160,6 +162,8 @@ test("the controls: add a process, crash one, redeploy with topology epoch + 1",
     .sort();
   assert.deepEqual(all, ["0_0", "0_1", "0_2", "0_3", "0_4", "0_5", "0_6", "0_7"], "all eight tasks run, once each");
   assert.ok(await page.isVisible(".rack[data-rack='rack-9'] .process[data-process='E']"), "E is drawn in its rack");
+  const head = await page.textContent(".process[data-process='E'] .process-head");
+  assert.ok(head.includes("zone=z1") && head.includes("tier=gold"), head);
 
   // Crash B: its tasks stay assigned to it (drawn as held by a dead member) until the
   // session timeout, then move.

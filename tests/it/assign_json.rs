@@ -195,7 +195,7 @@ fn fixture_cases() -> Vec<(String, &'static str, Value, Value)> {
         "subtopologies": subs,
         "members": [
             {"memberId": "m1", "processId": "p1", "clientTags": [{"key": "zone", "value": "a"}]},
-            {"memberId": "m2", "processId": "p1", "clientTags": {"zone": "a"}},
+            {"memberId": "m2", "processId": "p1", "clientTags": [{"key": "zone", "value": "a"}]},
             {"memberId": "m3", "processId": "p2", "clientTags": [{"key": "zone", "value": "b"}]},
             {"memberId": "m4", "processId": "p3", "clientTags": [{"key": "zone", "value": "c"}]}
         ]
@@ -281,4 +281,50 @@ fn the_fixture_cases_show_what_they_are_about() {
         let back = streams_rebalance::assignor::json::decode_assignment(&text).expect("decodes");
         assert_eq!(back, a);
     }
+}
+
+/// `clientTags` is the protocol's list of `{ key, value }`: an object is an input error
+/// naming the path on every path that reads a member's tags (the group spec behind
+/// `assign()`, `assignmentQuality()` and `warmupCaughtUp()`, a Simulation's
+/// `addProcess` and scenario actions, and a heartbeat), the list form is read.
+#[test]
+fn client_tags_as_an_object_are_refused_on_every_path() {
+    use streams_rebalance::protocol::json::decode_str;
+    use streams_rebalance::protocol::StreamsGroupHeartbeatRequest;
+    use streams_rebalance::sim::scenario::ProcessSpec;
+    let spec = |tags: Value| {
+        json!({
+            "subtopologies": [{"subtopologyId": "0", "numPartitions": 2, "stateful": true}],
+            "members": [{"memberId": "a", "processId": "p", "clientTags": tags}]
+        })
+    };
+    let object = json!({"zone": "a"});
+    let list = json!([{"key": "zone", "value": "a"}]);
+    for name in ["sticky", "highly_available"] {
+        let e = err(name, spec(object.clone()), None);
+        assert!(
+            e.starts_with("invalid groupSpec: members[0].clientTags: expected a list of {key, value}, found an object"),
+            "{name}: {e}"
+        );
+        assign_json(name, &spec(list.clone()).to_string(), None).expect("the list form");
+    }
+    let e = decode_spec(&spec(object.clone()).to_string()).unwrap_err();
+    assert_eq!(e.path(), "members[0].clientTags");
+    assert_eq!(
+        decode_spec(&spec(list.clone()).to_string())
+            .unwrap()
+            .members[0]
+            .client_tags["zone"],
+        "a"
+    );
+    let e = decode_str::<ProcessSpec>(&json!({"clientTags": object}).to_string(), "process")
+        .unwrap_err();
+    assert_eq!((e.kind(), e.path()), ("decode", "clientTags"), "{e}");
+    let e = decode_str::<StreamsGroupHeartbeatRequest>(
+        &json!({"groupId": "g", "memberId": "m", "memberEpoch": 0, "clientTags": object})
+            .to_string(),
+        "heartbeat",
+    )
+    .unwrap_err();
+    assert_eq!(e.path(), "clientTags", "{e}");
 }

@@ -366,12 +366,17 @@ fn scenarios_and_processes() {
     );
     table::<ProcessSpec>(
         "process",
-        json!({"clientTags": {"zone": "a"}}),
+        json!({"clientTags": [{"key": "zone", "value": "a"}]}),
         &[
             (
-                "clientTags.zone",
+                "clientTags.0.value",
                 Some(json!(1)),
-                Some(("decode", "clientTags.zone")),
+                Some(("decode", "clientTags[0].value")),
+            ),
+            (
+                "clientTags",
+                Some(json!({"zone": "a"})),
+                Some(("decode", "clientTags")),
             ),
             (
                 "newMember",
@@ -442,6 +447,11 @@ fn cluster_inputs_and_group_specs() {
                 "members.0.processId",
                 None,
                 Some(("decode", "members[0].processId")),
+            ),
+            (
+                "members.0.clientTags",
+                Some(json!({"zone": "a"})),
+                Some(("decode", "members[0].clientTags")),
             ),
         ],
     );

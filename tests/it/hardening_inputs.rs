@@ -416,7 +416,7 @@ proptest! {
                     "members": [
                         { "memberId": "a", "processId": "p1", "activeTasks": [{ "subtopologyId": "0", "partitions": [0, 1] }],
                           "taskOffsets": [{ "subtopologyId": "0", "partition": 2, "offset": 5 }] },
-                        { "memberId": "b", "processId": "p2", "clientTags": { "zone": "a" } }
+                        { "memberId": "b", "processId": "p2", "clientTags": [{ "key": "zone", "value": "a" }] }
                     ]
                 });
                 let v = damaged(&sample, at, &d);

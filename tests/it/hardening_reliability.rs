@@ -581,3 +581,63 @@ fn joins_beyond_the_memory_budget_are_group_max_size_reached() {
     let r = c.heartbeat(&join("m4"), &ctx());
     assert_eq!(r.error_code, 0, "{r:?}");
 }
+
+// ---------------------------------------------------------------------------------
+// Noticed in issue 16: `fromRecords` configured every group again per topic record
+// (quadratic in topics x groups); now once per group after the records are read.
+
+#[test]
+fn a_log_of_many_topics_and_groups_rebuilds_the_same_state() {
+    let groups = 60;
+    let mut c = Coordinator::new(CoordinatorConfig::default());
+    let sources: Vec<CreatableTopic> = (0..groups)
+        .map(|g| creatable(format!("in_{g}"), 2))
+        .collect();
+    c.create_topics_request(&sources).unwrap();
+    let mut clients: Vec<Client> = (0..groups)
+        .map(|g| Client::new(&format!("g{g}"), "a", topology(0, &format!("in_{g}"))))
+        .collect();
+    for client in &mut clients {
+        assert_eq!(client.heartbeat(&mut c).error_code, 0);
+    }
+    // Topic records after the topologies: many unrelated ones, one request each, and
+    // changes to the groups' own topics (grown, deleted, created again).
+    for i in 0..1_500 * scale() {
+        c.create_topics_request(&[creatable(format!("t_{i}"), 1)])
+            .unwrap();
+    }
+    assert_eq!(c.create_partitions("in_0", 5).error_code, ErrorCode::NONE);
+    assert!(c.delete_topic("in_1"));
+    assert!(c.delete_topic("in_2"));
+    c.create_topics_request(&[creatable("in_2".into(), 3)])
+        .unwrap();
+    let text = serde_json::to_string(c.records()).unwrap();
+    let records: Vec<Record> = decode_str(&text, "records").unwrap();
+    let topic_records = records
+        .iter()
+        .filter(|r| text_of_key(r).contains("TopicKey"))
+        .count();
+    assert!(topic_records > 1_500 * scale(), "{topic_records}");
+    let started = Instant::now();
+    let mut d = Coordinator::from_records(c.config.clone(), records).unwrap();
+    eprintln!(
+        "fromRecords of {} records ({topic_records} topic records, {groups} groups): {:?}",
+        c.records().len(),
+        started.elapsed()
+    );
+    assert_eq!(
+        serde_json::to_value(d.snapshot()).unwrap(),
+        serde_json::to_value(c.snapshot()).unwrap()
+    );
+    let ids: Vec<String> = (0..groups).map(|g| format!("g{g}")).collect();
+    assert_eq!(d.describe(&ids, &ctx()), c.describe(&ids, &ctx()));
+    for client in &mut clients {
+        let mut twin = client.clone();
+        assert_eq!(twin.heartbeat(&mut d), client.heartbeat(&mut c));
+    }
+    assert_eq!(d.records(), c.records());
+}
+
+fn text_of_key(r: &Record) -> String {
+    serde_json::to_string(&r.key).unwrap()
+}

@@ -349,8 +349,16 @@ fn scenarios_round_trip_through_json_and_bad_ones_name_the_field() {
             .to_string();
         assert!(err.contains(want), "{text}: {err}");
     }
-    let s: Scenario = decode_str(
+    // The protocol's list of {key, value}; an object of tags is refused, naming it.
+    let err = decode_str::<Scenario>(
         r#"{"actions":[{"atMs":5,"type":"addProcess","clientTags":{"zone":"a"}}]}"#,
+        "scenario",
+    )
+    .unwrap_err();
+    assert_eq!(err.path(), "actions[0].clientTags", "{err}");
+    assert!(err.to_string().contains("found an object"), "{err}");
+    let s: Scenario = decode_str(
+        r#"{"actions":[{"atMs":5,"type":"addProcess","clientTags":[{"key":"zone","value":"a"}]}]}"#,
         "scenario",
     )
     .unwrap();

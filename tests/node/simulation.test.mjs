@@ -21,7 +21,10 @@ test("processes join, share the tasks and the group settles", () => {
     topology: TOPOLOGY,
   });
   assert.equal(sim.addProcess(), "A");
-  assert.equal(sim.addProcess({ processId: "B", threads: 2, rackId: "r1", clientTags: { zone: "z" } }), "B");
+  assert.equal(
+    sim.addProcess({ processId: "B", threads: 2, rackId: "r1", clientTags: [{ key: "zone", value: "z" }] }),
+    "B",
+  );
   const events = sim.runUntilStable(120000);
   assert.ok(sim.isStable());
   const joins = events.filter((e) => e.kind === "heartbeat" && e.request.memberEpoch === 0);
@@ -166,4 +169,43 @@ test("group configs change through the coordinator, as records a fail-over resto
   rebuilt.free();
   copy.free();
   sim.free();
+});
+
+test("clientTags as an object instead of the protocol's list is refused on every path", () => {
+  const { assign, assignmentQuality, warmupCaughtUp } = require("../../pkg/dist/node/streams_rebalance.js");
+  const spec = (clientTags) => ({
+    subtopologies: [{ subtopologyId: "0", numPartitions: 2, stateful: true }],
+    members: [{ memberId: "a", processId: "p", clientTags }],
+  });
+  const object = { zone: "a" };
+  const list = [{ key: "zone", value: "a" }];
+  const refused = (fn, what) =>
+    assert.throws(fn, (e) => {
+      assert.equal(e.path, what === "groupSpec" ? "members[0].clientTags" : "clientTags");
+      assert.match(e.message, new RegExp(`^invalid ${what}: .*expected a list of \\{key, value\\}, found an object`));
+      return true;
+    });
+  const result = assign("sticky", spec(list));
+  for (const name of ["sticky", "highly_available"]) refused(() => assign(name, spec(object)), "groupSpec");
+  refused(() => assignmentQuality(spec(object), result), "groupSpec");
+  refused(() => warmupCaughtUp(spec(object)), "groupSpec");
+  assert.equal(typeof assignmentQuality(spec(list), result), "object");
+  assert.equal(warmupCaughtUp(spec(list)), false);
+  const sim = Simulation.fromScenario({
+    groupId: "g",
+    topics: [{ name: "input", numPartitions: 2 }],
+    topology: TOPOLOGY,
+  });
+  const before = JSON.stringify(sim.scenario());
+  refused(() => sim.addProcess({ processId: "B", clientTags: object }), "process");
+  assert.equal(JSON.stringify(sim.scenario()), before, "nothing recorded");
+  assert.throws(
+    () => Simulation.fromScenario({ actions: [{ atMs: 0, type: "addProcess", clientTags: object }] }),
+    (e) => e.path === "actions[0].clientTags",
+  );
+  const c = new Coordinator();
+  assert.throws(
+    () => c.heartbeat({ groupId: "g", memberId: "m", memberEpoch: 0, clientTags: object }),
+    (e) => e.path === "clientTags",
+  );
 });

@@ -72,12 +72,16 @@ const assignment: GroupAssignment = assign("sticky", {
   members: [{ memberId: "a", processId: "p1" }],
 });
 const sim = new Simulation({ assignor: "highly_available" });
-const processId: string = sim.addProcess({ threads: 2, clientTags: { zone: "a" } });
+const processId: string = sim.addProcess({ threads: 2, clientTags: [{ key: "zone", value: "a" }] });
 const events: SimulationEvent[] = sim.runUntilStable(60000);
 const heartbeats = events.filter((e) => e.kind === "heartbeat" && e.response?.errorCode === 0).length;
 
 // @ts-expect-error the assignor name is one the module knows
 assign("stcky", { subtopologies: [], members: [] });
+// @ts-expect-error clientTags is the protocol's list of { key, value }, not an object
+assign("sticky", { subtopologies: [], members: [{ memberId: "a", processId: "p", clientTags: { zone: "a" } }] });
+// @ts-expect-error the same in a Simulation's process
+sim.addProcess({ clientTags: { zone: "a" } });
 // @ts-expect-error memberEpoch is required
 const noEpoch: StreamsGroupHeartbeatRequest = { groupId: "app", memberId: "" };
 // @ts-expect-error partitions are numbers

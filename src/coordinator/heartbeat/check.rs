@@ -234,7 +234,7 @@ impl Coordinator {
         check_offsets(&req.task_offsets, "TaskOffsets")?;
         check_offsets(&req.task_end_offsets, "TaskEndOffsets")?;
         let member = self.plan_member(group, who, req, ctx);
-        self.check_budget(group, &member, new_topology)?;
+        self.check_budget(&req.group_id, group, &member, new_topology)?;
         let reported = reported_tasks(group, &member.id, req);
         Ok(Plan {
             req,
@@ -246,11 +246,14 @@ impl Coordinator {
         })
     }
 
-    /// GROUP_MAX_SIZE_REACHED when the member metadata and topologies held would grow
-    /// past the memory budget (`maxStateBytes`, each byte counted `STATE_COPIES`
-    /// times). A request that adds nothing, or shrinks them, always passes.
+    /// GROUP_MAX_SIZE_REACHED when the member metadata and topologies held, or the
+    /// live records, would grow past the memory budget (`maxStateBytes`, each byte
+    /// counted `STATE_COPIES` times): so the log stays within what `fromRecords`
+    /// reads (`limits::records_limit`). A request that adds nothing, or shrinks
+    /// them, always passes.
     fn check_budget(
         &self,
+        gid: &str,
         group: Option<&StreamsGroup>,
         member: &MemberPlan,
         new_topology: Option<&Topology>,
@@ -260,14 +263,13 @@ impl Coordinator {
             &member.take_over,
             group.and_then(|g| g.members.get(&member.id)),
         ) {
-            (Some(t), _) => metadata_bytes(&t.meta),
-            (None, Some(m)) => metadata_bytes(&m.meta),
+            (Some(t), _) => metadata_bytes(&t.meta) + member_key_bytes(gid, &t.old_id),
+            (None, Some(m)) => metadata_bytes(&m.meta) + member_key_bytes(gid, &member.id),
             (None, None) => 0,
         };
-        let new_meta = member
-            .metadata
-            .as_ref()
-            .map_or(old_meta, |u| metadata_bytes(&u.meta));
+        let new_meta = member.metadata.as_ref().map_or(old_meta, |u| {
+            metadata_bytes(&u.meta) + member_key_bytes(gid, &member.id)
+        });
         let old_topology = group
             .and_then(|g| g.topology.as_ref())
             .map_or(0, topology_bytes);
@@ -276,14 +278,16 @@ impl Coordinator {
         if new <= old {
             return Ok(());
         }
-        let after = self.state_bytes.saturating_sub(old).saturating_add(new);
+        let accounted = self.state_bytes.saturating_sub(old).saturating_add(new);
+        let records = self.live_records_bytes().saturating_add(new - old);
+        let after = accounted.max(records).saturating_mul(STATE_COPIES);
         let budget = u64::try_from(self.config.max_state_bytes).unwrap_or(0);
-        if after.saturating_mul(STATE_COPIES) > budget {
+        if after > budget {
             return Err(ProtocolError::new(
                 GROUP_MAX_SIZE_REACHED,
                 format!(
-                    "This coordinator's memory budget of {budget} bytes (maxStateBytes) would be passed: its members' metadata and topologies would hold about {} bytes (each counted {STATE_COPIES} times).",
-                    after.saturating_mul(STATE_COPIES)
+                    "This coordinator's memory budget of {budget} bytes (maxStateBytes) would be passed: its members' metadata and topologies, or its live records, would hold about {} bytes (each counted {STATE_COPIES} times).",
+                    after
                 ),
             ));
         }
@@ -464,4 +468,12 @@ fn reported_tasks(
         let m = group.and_then(|g| g.members.get(member_id))?;
         (!wire_equals(a, s, w, &m.runtime.reported)).then(|| TasksTuple::from_wire(a, s, w))
     })
+}
+
+/// Bytes the ids of a member take in its records' keys: group and member id in each
+/// of `MEMBER_RECORDS` keys, about 128 bytes of names and punctuation besides.
+fn member_key_bytes(gid: &str, mid: &str) -> u64 {
+    const MEMBER_RECORDS: usize = 5;
+    let ids = crate::limits::json_len(gid) + crate::limits::json_len(mid) + 128;
+    (MEMBER_RECORDS * ids) as u64
 }

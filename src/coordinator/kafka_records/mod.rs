@@ -16,7 +16,8 @@ use super::records::{self as ours, Record, RecordKey, RecordValue};
 use super::Coordinator;
 use crate::cluster::CreatableTopic;
 use crate::config::CoordinatorConfig;
-use crate::protocol::json::{decode_str, InputError, Invalid, Validate};
+use crate::limits::MAX_RECORDS_BYTES;
+use crate::protocol::json::{decode_str_within, InputError, Invalid, Validate};
 use crate::protocol::{self as p};
 use parse::{at_line, line_error, under, Entry, Format, Skipped, WHAT};
 use serde::de::DeserializeOwned;
@@ -122,7 +123,8 @@ fn data<T: DeserializeOwned + Validate>(
     prefix: &str,
     line: usize,
 ) -> Result<T, InputError> {
-    decode_str::<T>(&v.to_string(), WHAT).map_err(|e| at_line(under(e, prefix), line))
+    decode_str_within::<T>(&v.to_string(), WHAT, MAX_RECORDS_BYTES)
+        .map_err(|e| at_line(under(e, prefix), line))
 }
 
 impl Validate for schema::GroupKey {}

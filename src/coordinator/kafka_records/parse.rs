@@ -10,9 +10,12 @@
 //! The format is told from the first non-blank line. Only the envelope is read here;
 //! the `data` of each record is decoded by type in the parent module.
 
-use crate::protocol::json::{decode_str, InputError, Invalid, Validate};
+use crate::protocol::json::{decode_str_within, InputError, Invalid, Validate};
 use serde::{Deserialize, Deserializer, Serialize};
 use ts_rs::TS;
+
+// A line is one record: never longer than a whole log (`limits::MAX_RECORDS_BYTES`).
+use crate::limits::MAX_RECORDS_BYTES;
 
 pub const WHAT: &str = "Kafka records";
 
@@ -210,7 +213,8 @@ fn json_line(line: &str, n: usize, out: &mut Vec<Entry>) -> Result<(), InputErro
     let mut rest = line;
     while !rest.trim().is_empty() {
         let (object, tail) = first_json(rest).map_err(|m| line_error(n, "", m))?;
-        let env: LineEnvelope = decode_str(object, WHAT).map_err(|e| at_line(e, n))?;
+        let env: LineEnvelope =
+            decode_str_within(object, WHAT, MAX_RECORDS_BYTES).map_err(|e| at_line(e, n))?;
         out.push(Entry {
             line: n,
             offset: None,
@@ -283,7 +287,8 @@ fn dump_line(
         ));
     }
     let (key_json, tail) = first_json(key_text).map_err(|m| line_error(n, "key", m))?;
-    let key: KeyEnvelope = decode_str(key_json, WHAT).map_err(|e| at_line(under(e, "key"), n))?;
+    let key: KeyEnvelope = decode_str_within(key_json, WHAT, MAX_RECORDS_BYTES)
+        .map_err(|e| at_line(under(e, "key"), n))?;
     let payload = tail
         .trim_start()
         .strip_prefix("payload:")
@@ -300,8 +305,8 @@ fn dump_line(
                 "unexpected text after the payload",
             ));
         }
-        let v: ValueEnvelope =
-            decode_str(json, WHAT).map_err(|e| at_line(under(e, "payload"), n))?;
+        let v: ValueEnvelope = decode_str_within(json, WHAT, MAX_RECORDS_BYTES)
+            .map_err(|e| at_line(under(e, "payload"), n))?;
         Some((v.version.0, v.data))
     };
     p.entries.push(Entry {
