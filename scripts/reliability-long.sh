@@ -5,7 +5,7 @@
 # with time moved only through the requests' nowMs; then the random histories with
 # time by nowMs, huge ids and fail-over after compaction, 600 cases; then the
 # issue's 34 MB record log through the JS API in Node (tests/it/wasm_records_limit.rs,
-# ignored in `make test`: about 40 s in a debug wasm build). Release build; a few
+# ignored in `make test`: 15 to 40 s in a debug wasm build). Release build; a few
 # minutes on 2 cores. Not part of `make test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."

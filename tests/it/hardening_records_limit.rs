@@ -148,3 +148,20 @@ fn the_log_stays_within_what_from_records_reads() {
     }
     assert_eq!(text_of(&d), text_of(&c));
 }
+
+/// A budget above the largest (256 MiB) is refused, naming the field: its log would
+/// not go through `records()` and `fromRecords` in one wasm instance.
+#[test]
+fn a_budget_above_the_largest_is_refused() {
+    use streams_rebalance::limits::MAX_STATE_BYTES;
+    let e =
+        decode_str::<CoordinatorConfig>(r#"{"maxStateBytes":1073741824}"#, "config").unwrap_err();
+    assert_eq!(e.path(), "maxStateBytes", "{e}");
+    assert!(
+        e.to_string().contains("is above the maximum 268435456"),
+        "{e}"
+    );
+    let ok = format!(r#"{{"maxStateBytes":{MAX_STATE_BYTES}}}"#);
+    let c: CoordinatorConfig = decode_str(&ok, "config").unwrap();
+    assert_eq!(records_limit(c.max_state_bytes), MAX_STATE_BYTES as usize);
+}

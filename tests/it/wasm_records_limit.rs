@@ -84,8 +84,8 @@ fn records_of_a_state_at_the_budget_load() {
 
 /// The reproduction: two joins with 1 000 tags of 17 KB make a log of 34 MB,
 /// longer than one input (32 MiB): the default budget reads it back, a budget of
-/// 1 MiB (which reads one input's worth) refuses it naming both sizes. About 40 s in
-/// a debug build: `scripts/reliability-long.sh` runs it (the native test of the same
+/// 1 MiB (which reads one input's worth) refuses it naming both sizes. 15 to 40 s in
+/// a debug build on the shared 2 cores: `scripts/reliability-long.sh` runs it (the native test of the same
 /// name runs in `make test`).
 #[wasm_bindgen_test]
 #[ignore = "long: scripts/reliability-long.sh"]
