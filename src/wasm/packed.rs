@@ -82,8 +82,25 @@ function packLists(holders) {
   for (let i = 0; i < holders.length; i++) {
     const h = holders[i];
     if (!plainObject(h)) return null;
-    for (const role of ROLES) if (!packList(h[role])) return null;
-    copies[i] = { ...h, activeTasks: undefined, standbyTasks: undefined, warmupTasks: undefined };
+    let lists = false;
+    for (const role of ROLES) {
+      const list = h[role];
+      if (!packList(list)) return null;
+      lists ||= list !== undefined && list !== null;
+    }
+    // A member without lists goes as it is; the others as a copy of their other own
+    // keys, in order (a copy with the lists set undefined cost JSON.stringify several
+    // times more). "__proto__" would be a prototype, not a key, on the copy.
+    if (!lists) {
+      copies[i] = h;
+      continue;
+    }
+    const copy = {};
+    for (const key of Object.keys(h)) {
+      if (key === "__proto__") return null;
+      if (key !== "activeTasks" && key !== "standbyTasks" && key !== "warmupTasks") copy[key] = h[key];
+    }
+    copies[i] = copy;
   }
   return { copies, ids: names.join("\0"), ints: ints.subarray(0, n) };
 }

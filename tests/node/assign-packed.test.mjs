@@ -177,6 +177,14 @@ test("JavaScript-only forms decode as their JSON text says", () => {
     "an unknown subtopology and partition": (s) => {
       s.members[0].activeTasks.push({ subtopologyId: "9", partitions: [7] }, { subtopologyId: "0", partitions: [40] });
     },
+    "a member with an own __proto__ key": (s) => {
+      s.members[0] = JSON.parse(
+        '{"memberId":"a","processId":"p","__proto__":1,"activeTasks":[{"subtopologyId":"0","partitions":[0]}]}',
+      );
+    },
+    "a member without lists next to one with them": (s) => {
+      s.members.push({ memberId: "c", processId: "r" });
+    },
     "a member that is not an object": (s) => {
       s.members[1] = 5;
     },
