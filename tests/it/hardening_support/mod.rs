@@ -533,12 +533,18 @@ impl World {
                         subtopologies: vec![],
                     },
                 };
+                // The process of the slot a started group would track it in: a client
+                // sends its processId from its first request on (one that joined without
+                // it and sent one later would change process under its standbys).
+                let free = (0..SLOTS).find(|s| self.clients[*s].is_none());
+                let process = free.map(|s| id(self.mode.huge_ids, format!("process-{}", s / 2)));
                 let req = StreamsGroupHeartbeatRequest {
                     group_id: GROUP.into(),
                     member_id: String::new(),
                     member_epoch: 0,
                     rebalance_timeout_ms: 30_000,
                     topology: Some(t),
+                    process_id: process.clone(),
                     active_tasks: Some(vec![]),
                     standby_tasks: Some(vec![]),
                     warmup_tasks: Some(vec![]),
@@ -554,14 +560,15 @@ impl World {
                 if r.error_code == 0 {
                     // Against no group, a well-formed topology starts one: track that member.
                     self.log.push("  (bad join started the group)".into());
-                    let slot = (0..SLOTS).find(|s| self.clients[*s].is_none());
-                    if let (Some(slot), Some(t)) = (slot, req.topology.as_ref()) {
+                    if let (Some(slot), Some(t), Some(process_id)) =
+                        (free, req.topology.as_ref(), process)
+                    {
                         self.deployed = self.deployed.max(t.epoch);
                         let mut c = Client {
                             member_id: String::new(),
                             epoch: 0,
                             instance_id: None,
-                            process_id: format!("process-{}", slot / 2),
+                            process_id,
                             topology_epoch: t.epoch,
                             owned: Default::default(),
                             history: Vec::new(),
