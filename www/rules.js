@@ -108,7 +108,9 @@ export const ERROR_WORDS = {
   GROUP_AUTHORIZATION_FAILED: "no READ permission on the group",
   INVALID_REQUEST: "the request breaks a rule of PROTOCOL.md §2",
   GROUP_ID_NOT_FOUND: "no such streams group (or it is a group of another type)",
-  GROUP_MAX_SIZE_REACHED: "the group is full",
+  GROUP_MAX_SIZE_REACHED: "the group is full, or its request would pass the coordinator's memory budget",
+  POLICY_VIOLATION: "the topics would pass the coordinator's memory budget; none is created",
+  OFFSET_METADATA_TOO_LARGE: "the offsets would pass the coordinator's memory budget; none is written",
   FENCED_INSTANCE_ID: "another member holds this static instance id",
   FENCED_MEMBER_EPOCH:
     "the member's epoch is not the one the coordinator expects: it is fenced, drops its tasks and rejoins with epoch 0",

@@ -26,7 +26,36 @@ fn topic_value(t: &TopicMetadata) -> TopicValue {
     }
 }
 
+fn topic_record(offset: u64, t: &TopicMetadata) -> Record {
+    Record {
+        offset,
+        key: RecordKey::Topic {
+            name: t.name.clone(),
+        },
+        value: Some(RecordValue::Topic(topic_value(t))),
+    }
+}
+
+/// A topic refused because its record would pass the memory budget.
+fn over_budget(name: &str, why: &str) -> CreateTopicResult {
+    CreateTopicResult::error(
+        name,
+        crate::protocol::ErrorCode::POLICY_VIOLATION,
+        format!("Topic {name} is not created: {why}."),
+    )
+}
+
 impl Coordinator {
+    /// Whether the records of `topics` fit the memory budget (`records_room`).
+    fn topics_room<'a>(
+        &self,
+        topics: impl Iterator<Item = &'a TopicMetadata>,
+    ) -> Result<(), String> {
+        let offset = self.next_offset();
+        let records: Vec<Record> = topics.map(|t| topic_record(offset, t)).collect();
+        self.records_room(self.records_growth(records.iter()))
+    }
+
     /// After a change of the cluster made outside a heartbeat: bumps the group epoch of
     /// every group with members whose configured topology (or assignment configs)
     /// changed since its last bump, once. Its next heartbeat computes the new target.
@@ -74,6 +103,9 @@ impl Coordinator {
                         m,
                     );
                 }
+                if let Err(why) = self.topics_room(std::iter::once(&t)) {
+                    return over_budget(name, &why);
+                }
                 let v = topic_value(&t);
                 self.write(
                     RecordKey::Topic {
@@ -104,6 +136,9 @@ impl Coordinator {
                         crate::protocol::ErrorCode::INVALID_PARTITIONS,
                         m,
                     );
+                }
+                if let Err(why) = self.topics_room(std::iter::once(t)) {
+                    return over_budget(name, &why);
                 }
                 let v = topic_value(t);
                 self.write(
@@ -223,6 +258,13 @@ impl Coordinator {
                     }
                 }
             });
+        }
+        if let Err(why) = self.topics_room(accepted.iter().map(|(_, m)| m)) {
+            for (i, m) in accepted.drain(..) {
+                if let Some(r) = results.get_mut(i) {
+                    *r = over_budget(&m.name, &why);
+                }
+            }
         }
         self.write_topics(accepted.into_iter().map(|(_, m)| m).collect());
         Ok(results)

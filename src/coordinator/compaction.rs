@@ -61,6 +61,11 @@ impl LiveKeys {
         self.keys.contains_key(key)
     }
 
+    /// Bytes of the latest record of `key`, 0 when it is not live.
+    pub fn bytes_of(&self, key: &RecordKey) -> u64 {
+        self.keys.get(key).copied().unwrap_or(0)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.keys.is_empty()
     }

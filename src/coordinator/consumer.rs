@@ -120,11 +120,29 @@ impl Coordinator {
     }
 
     /// Bumps the epoch and spreads each subscribed topic's partitions over its
-    /// subscribers (sorted by member id, partition p to subscriber p mod n).
+    /// subscribers (`consumer_reassignment`).
     fn reassign_consumer_group(&mut self, gid: &str) {
         let Some(g) = self.consumer_groups.get(gid) else {
             return;
         };
+        let (epoch, updates) = self.consumer_reassignment(g);
+        self.write(
+            RecordKey::ConsumerGroupMetadata {
+                group_id: gid.to_owned(),
+            },
+            Some(RecordValue::ConsumerGroupMetadata(
+                ConsumerGroupMetadataValue { epoch },
+            )),
+        );
+        for (id, m) in updates {
+            self.write_consumer_member(gid, &id, &m);
+        }
+    }
+
+    /// The group's next epoch and every member with its next assignment: each
+    /// subscribed topic's partitions over its subscribers (sorted by member id,
+    /// partition p to subscriber p mod n).
+    fn consumer_reassignment(&self, g: &ConsumerGroup) -> (i32, Vec<(String, ConsumerMember)>) {
         let epoch = g.epoch.saturating_add(1);
         let mut next: BTreeMap<String, BTreeMap<String, Vec<i32>>> = g
             .members
@@ -148,7 +166,7 @@ impl Coordinator {
                 }
             }
         }
-        let updates: Vec<(String, ConsumerMember)> = g
+        let updates = g
             .members
             .iter()
             .map(|(id, m)| {
@@ -163,17 +181,40 @@ impl Coordinator {
                 (id.clone(), n)
             })
             .collect();
-        self.write(
-            RecordKey::ConsumerGroupMetadata {
+        (epoch, updates)
+    }
+
+    /// GROUP_MAX_SIZE_REACHED when the records this plan writes (the member's, and
+    /// every member's new assignment when it reassigns) would pass the memory budget.
+    fn check_consumer_budget(&self, gid: &str, plan: &ConsumerPlan) -> Result<(), ProtocolError> {
+        let record = |mid: &str, m: &ConsumerMember| Record {
+            offset: self.next_offset(),
+            key: RecordKey::ConsumerGroupMember {
                 group_id: gid.to_owned(),
+                member_id: mid.to_owned(),
             },
-            Some(RecordValue::ConsumerGroupMetadata(
-                ConsumerGroupMetadataValue { epoch },
-            )),
-        );
-        for (id, m) in updates {
-            self.write_consumer_member(gid, &id, &m);
-        }
+            value: Some(RecordValue::ConsumerGroupMember(m.into())),
+        };
+        let records: Vec<Record> = if plan.reassign {
+            let mut g = self
+                .consumer_groups
+                .get(gid)
+                .cloned()
+                .unwrap_or_else(|| ConsumerGroup::new(gid));
+            g.members
+                .insert(plan.member_id.clone(), plan.member.clone());
+            let (_, updates) = self.consumer_reassignment(&g);
+            updates.iter().map(|(id, m)| record(id, m)).collect()
+        } else {
+            vec![record(&plan.member_id, &plan.member)]
+        };
+        self.records_room(self.records_growth(records.iter()))
+            .map_err(|why| {
+                ProtocolError::new(
+                    GROUP_MAX_SIZE_REACHED,
+                    format!("The consumer group {gid} cannot take this request: {why}."),
+                )
+            })
     }
 
     /// A consumer join or heartbeat: check (nothing changes), commit, respond. A
@@ -195,6 +236,7 @@ impl Coordinator {
                 return Err(error);
             }
         };
+        self.check_consumer_budget(&req.group_id, &plan)?;
         self.commit_consumer_member(&req.group_id, &plan);
         self.respond_consumer(req, plan.member_id)
     }

@@ -361,6 +361,44 @@ impl Coordinator {
             .saturating_add(2)
     }
 
+    /// The offset the next record gets.
+    pub(crate) fn next_offset(&self) -> u64 {
+        self.next_offset
+    }
+
+    /// How many more bytes the live records grow by when `records` are written (each
+    /// replacing its key's latest record; negative growth counts as none).
+    pub(crate) fn records_growth<'a>(&self, records: impl Iterator<Item = &'a Record>) -> u64 {
+        let (mut add, mut sub) = (0u64, 0u64);
+        for r in records {
+            add = add.saturating_add(crate::limits::record_bytes(r));
+            sub = sub.saturating_add(self.live_keys.bytes_of(&r.key));
+        }
+        add.saturating_sub(sub)
+    }
+
+    /// Whether the live records may grow by `adding` bytes within the memory budget
+    /// (`maxStateBytes`, each byte counted `STATE_COPIES` times as `check_budget`
+    /// counts it): so the log stays within what `fromRecords` reads. The error says
+    /// so in a sentence, with the figures.
+    pub(crate) fn records_room(&self, adding: u64) -> Result<(), String> {
+        use crate::limits::STATE_COPIES;
+        if adding == 0 {
+            return Ok(());
+        }
+        let after = self
+            .live_records_bytes()
+            .saturating_add(adding)
+            .saturating_mul(STATE_COPIES);
+        let budget = u64::try_from(self.config.max_state_bytes).unwrap_or(0);
+        if after <= budget {
+            return Ok(());
+        }
+        Err(format!(
+            "this coordinator's memory budget of {budget} bytes (maxStateBytes) would be passed: its live records would hold about {after} bytes (each counted {STATE_COPIES} times)"
+        ))
+    }
+
     /// Writes a record whose effect the caller applies itself (moving a value into
     /// the state instead of decoding the record again): `apply_moved` must leave the
     /// state exactly as `apply` of the record would.

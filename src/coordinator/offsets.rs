@@ -118,7 +118,51 @@ impl Coordinator {
         )
     }
 
+    /// Checks every partition (nothing changes), then the budget for the accepted
+    /// ones' records as a whole, then writes them.
     pub fn offset_commit(&mut self, req: &OffsetCommitRequest) -> OffsetCommitResponse {
+        let mut verdicts = self.commit_verdicts(req);
+        let records: Vec<Record> = self.commit_records(req, &verdicts).collect();
+        if let Err(why) = self.records_room(self.records_growth(records.iter())) {
+            let refusal = (
+                OFFSET_METADATA_TOO_LARGE,
+                format!("The offsets are not committed: {why}."),
+            );
+            for v in verdicts.iter_mut().flatten() {
+                if v.is_none() {
+                    *v = Some(refusal.clone());
+                }
+            }
+        }
+        for r in self.commit_records(req, &verdicts).collect::<Vec<_>>() {
+            self.write(r.key, r.value);
+        }
+        let topics = req
+            .topics
+            .iter()
+            .zip(&verdicts)
+            .map(|(t, vs)| OffsetCommitResponseTopic {
+                name: t.name.clone(),
+                partitions: t
+                    .partitions
+                    .iter()
+                    .zip(vs)
+                    .map(|(p, v)| OffsetCommitResponsePartition {
+                        partition_index: p.partition_index,
+                        error_code: v.as_ref().map_or(NONE, |r| r.0).code(),
+                        error_message: v.as_ref().map(|r| r.1.clone()),
+                    })
+                    .collect(),
+            })
+            .collect();
+        OffsetCommitResponse {
+            throttle_time_ms: 0,
+            topics,
+        }
+    }
+
+    /// The verdict on each (topic, partition) of a commit.
+    fn commit_verdicts(&self, req: &OffsetCommitRequest) -> Vec<Vec<Refusal>> {
         let older = self.older_epoch_verdicts(req);
         let check = match older {
             Some(_) => None,
@@ -128,48 +172,46 @@ impl Coordinator {
                 req.generation_id_or_member_epoch,
             ),
         };
-        let mut topics = Vec::new();
-        for (ti, t) in req.topics.iter().enumerate() {
-            let mut partitions = Vec::new();
-            for (pi, p) in t.partitions.iter().enumerate() {
-                let refusal = match &older {
-                    Some(v) => v.get(ti).and_then(|ps| ps.get(pi)).cloned().flatten(),
-                    None => check.clone(),
-                };
-                let (code, message) = match &refusal {
-                    Some((c, m)) => (*c, Some(m.clone())),
-                    None => {
-                        let now = self.now_ms;
-                        self.write(
-                            RecordKey::OffsetCommit {
-                                group_id: req.group_id.clone(),
-                                topic: t.name.clone(),
-                                partition: p.partition_index,
-                            },
-                            Some(RecordValue::OffsetCommit(OffsetCommitValue {
-                                offset: p.committed_offset,
-                                metadata: p.committed_metadata.clone(),
-                                commit_timestamp_ms: now,
-                            })),
-                        );
-                        (NONE, None)
-                    }
-                };
-                partitions.push(OffsetCommitResponsePartition {
-                    partition_index: p.partition_index,
-                    error_code: code.code(),
-                    error_message: message,
-                });
-            }
-            topics.push(OffsetCommitResponseTopic {
-                name: t.name.clone(),
-                partitions,
-            });
-        }
-        OffsetCommitResponse {
-            throttle_time_ms: 0,
-            topics,
-        }
+        req.topics
+            .iter()
+            .enumerate()
+            .map(|(ti, t)| {
+                (0..t.partitions.len())
+                    .map(|pi| match &older {
+                        Some(v) => v.get(ti).and_then(|ps| ps.get(pi)).cloned().flatten(),
+                        None => check.clone(),
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The records of the accepted partitions of a commit, in request order.
+    fn commit_records<'a>(
+        &self,
+        req: &'a OffsetCommitRequest,
+        verdicts: &'a [Vec<Refusal>],
+    ) -> impl Iterator<Item = Record> + 'a {
+        let (now, offset) = (self.now_ms, self.next_offset());
+        req.topics.iter().zip(verdicts).flat_map(move |(t, vs)| {
+            t.partitions
+                .iter()
+                .zip(vs)
+                .filter(|(_, v)| v.is_none())
+                .map(move |(p, _)| Record {
+                    offset,
+                    key: RecordKey::OffsetCommit {
+                        group_id: req.group_id.clone(),
+                        topic: t.name.clone(),
+                        partition: p.partition_index,
+                    },
+                    value: Some(RecordValue::OffsetCommit(OffsetCommitValue {
+                        offset: p.committed_offset,
+                        metadata: p.committed_metadata.clone(),
+                        commit_timestamp_ms: now,
+                    })),
+                })
+        })
     }
 
     pub fn offset_fetch(&self, req: &OffsetFetchRequest) -> OffsetFetchResponse {

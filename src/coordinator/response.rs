@@ -17,12 +17,13 @@ fn status(code: StatusCode, detail: String) -> Status {
 }
 
 /// Every status that holds for this member, in code order. `may_create` says whether
-/// the requester may create the missing internal topics (for the detail).
+/// the requester may create the missing internal topics (for the detail); `delayed`,
+/// why the assignment is delayed, if it is.
 pub fn statuses(
     g: &StreamsGroup,
     m: &StreamsMember,
     may_create: bool,
-    delayed: bool,
+    delayed: Option<String>,
 ) -> Vec<Status> {
     let mut out = Vec::new();
     if let Some(eg) = g.topology_epoch() {
@@ -54,11 +55,8 @@ pub fn statuses(
             ),
         ));
     }
-    if delayed {
-        out.push(status(
-            StatusCode::ASSIGNMENT_DELAYED,
-            "Assignment delayed due to the configured initial rebalance delay.".to_owned(),
-        ));
+    if let Some(detail) = delayed {
+        out.push(status(StatusCode::ASSIGNMENT_DELAYED, detail));
     }
     out
 }

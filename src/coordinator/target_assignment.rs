@@ -9,13 +9,20 @@
 
 use super::group::StreamsGroup;
 use super::member::StreamsMember;
-use super::records::{RecordKey, RecordValue, TargetAssignmentMetadataValue};
+use super::records::{Record, RecordKey, RecordValue, TargetAssignmentMetadataValue};
 use super::replay::target_value;
 use super::tasks::{Role, TasksTuple};
 use super::Coordinator;
 use crate::assignor::{AssignmentConfig, GroupSpec, MemberSpec, SubtopologySpec};
 use crate::task::TaskSet;
 use crate::topology::ConfiguredTopology;
+
+fn target_key(group_id: &str, member_id: &str) -> RecordKey {
+    RecordKey::TargetAssignmentMember {
+        group_id: group_id.to_owned(),
+        member_id: member_id.to_owned(),
+    }
+}
 
 /// Whether every task of `set` exists in the configured topology. Both are sorted by
 /// subtopology id, so one merge walk answers it (this runs for every member on every
@@ -187,18 +194,46 @@ impl Coordinator {
     }
 
     /// A new target for the group epoch: records for the members whose target changed,
-    /// then the target metadata.
-    pub(crate) fn update_target(&mut self, group_id: &str) {
+    /// then the target metadata. A target whose records would pass the memory budget
+    /// (twice their growth: the members' current assignments follow it) is not
+    /// written: the group keeps its target, its epoch stays ahead, its members hear
+    /// ASSIGNMENT_DELAYED (`target_held`), and the next heartbeat tries again. False
+    /// then.
+    pub(crate) fn update_target(&mut self, group_id: &str) -> bool {
         let acfg = self.assignment_config(group_id);
         let Some(g) = self.groups.get(group_id) else {
-            return;
+            return false;
         };
         let epoch = g.group_epoch;
         let changed = compute(g, self.assignor_of(group_id), &acfg);
+        let records: Vec<Record> = changed
+            .iter()
+            .map(|(id, t)| Record {
+                offset: self.next_offset(),
+                key: target_key(group_id, id),
+                value: Some(RecordValue::TargetAssignmentMember(target_value(t))),
+            })
+            .collect();
+        let growth = self.records_growth(records.iter());
+        if self.records_room(growth.saturating_mul(2)).is_err() {
+            return false;
+        }
         for (id, t) in changed {
             self.write_target(group_id, id, t);
         }
         self.write_target_metadata(group_id, epoch, None);
+        true
+    }
+
+    /// Why a group's epoch is ahead of its target after a heartbeat, outside the
+    /// initial delay: its new target would pass the budget (`update_target`).
+    pub(crate) fn target_held(&self, g: &StreamsGroup) -> Option<String> {
+        (g.group_epoch > g.assignment_epoch && !g.assignment_delayed(self.now_ms)).then(|| {
+            format!(
+                "Assignment delayed: the target assignment for group epoch {} would pass this coordinator's memory budget of {} bytes (maxStateBytes); members keep their tasks until it fits.",
+                g.group_epoch, self.config.max_state_bytes
+            )
+        })
     }
 
     /// The group's target assignment metadata record: the epoch of its target and,
@@ -225,10 +260,7 @@ impl Coordinator {
     /// Writes a member's target and moves it into the group: the same state replaying
     /// the record gives, without decoding the task lists again.
     fn write_target(&mut self, group_id: &str, member_id: String, t: TasksTuple) {
-        let key = RecordKey::TargetAssignmentMember {
-            group_id: group_id.to_owned(),
-            member_id: member_id.clone(),
-        };
+        let key = target_key(group_id, &member_id);
         let value = Some(RecordValue::TargetAssignmentMember(target_value(&t)));
         self.write_applied(key, value, move |c| {
             if let Some(g) = c.groups.get_mut(group_id) {

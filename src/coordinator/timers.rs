@@ -192,7 +192,11 @@ impl Coordinator {
             return;
         };
         if g.group_epoch > g.assignment_epoch {
-            self.update_target(group_id);
+            if !self.update_target(group_id) {
+                // Held by the budget: the delay is over all the same.
+                let epoch = self.groups.get(group_id).map_or(0, |g| g.assignment_epoch);
+                self.write_target_metadata(group_id, epoch, None);
+            }
         } else {
             let epoch = g.assignment_epoch;
             self.write_target_metadata(group_id, epoch, None);

@@ -32,6 +32,7 @@ mod coordinator_rules;
 mod decoding_tables;
 mod failover;
 mod group_config;
+mod hardening_budget;
 mod hardening_histories;
 mod hardening_inputs;
 mod hardening_invariants;

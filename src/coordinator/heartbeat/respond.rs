@@ -92,7 +92,12 @@ impl Coordinator {
         let Some(m) = g.members.get(member_id) else {
             return Err(static_membership::unknown_member(member_id, gid));
         };
-        let status = statuses(g, m, may_create, g.assignment_delayed(self.now_ms));
+        let delayed = if g.assignment_delayed(self.now_ms) {
+            Some("Assignment delayed due to the configured initial rebalance delay.".to_owned())
+        } else {
+            self.target_held(g)
+        };
+        let status = statuses(g, m, may_create, delayed);
         let send_status =
             joining || !status.is_empty() || m.runtime.last_status.as_ref() != Some(&status);
         let reported = plan.reported.take();
