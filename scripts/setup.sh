@@ -56,7 +56,7 @@ if [ ! -x /usr/bin/firefox-esr ]; then
   $SUDO apt-get update -q
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends firefox-esr </dev/null
 fi
-if [ "$(geckodriver --version 2>/dev/null | head -n1 | cut -d' ' -f2)" != "$GECKODRIVER_VERSION" ]; then
+if [ "$(geckodriver --version 2>/dev/null | sed -n '1s/^[^ ]* \([^ ]*\).*/\1/p')" != "$GECKODRIVER_VERSION" ]; then
   say "installing geckodriver $GECKODRIVER_VERSION (about 2 minutes on 2 cores)"
   cargo install geckodriver --locked --version "$GECKODRIVER_VERSION" --force
 fi
@@ -71,4 +71,4 @@ if [ "$(cat node_modules/.lock-hash 2>/dev/null || true)" != "$LOCK_HASH" ] \
   echo "$LOCK_HASH" > node_modules/.lock-hash
 fi
 
-say "all tools present: $(wasm-bindgen --version), $(node_modules/.bin/wasm-opt --version | cut -d' ' -f1-3), tsc $(node_modules/.bin/tsc --version | cut -d' ' -f2), node $(node --version), $(geckodriver --version | head -n1)"
+say "all tools present: $(wasm-bindgen --version), $(node_modules/.bin/wasm-opt --version | cut -d' ' -f1-3), tsc $(node_modules/.bin/tsc --version | cut -d' ' -f2), node $(node --version), $(geckodriver --version 2>/dev/null | sed -n 1p)"

@@ -119,3 +119,58 @@ fn a_log_longer_than_one_input_loads_under_the_default_budget() {
         "{m}"
     );
 }
+
+fn status_codes(r: &JsValue) -> Vec<f64> {
+    let s = js_sys::Reflect::get(r, &"status".into()).expect("an answer");
+    if s.is_null() || s.is_undefined() {
+        return Vec::new();
+    }
+    js_sys::Array::from(&s)
+        .iter()
+        .map(|x| {
+            js_sys::Reflect::get(&x, &"statusCode".into())
+                .expect("a status")
+                .as_f64()
+                .expect("a number")
+        })
+        .collect()
+}
+
+/// The budget also holds what a request's consequences write: under 1 MiB a first
+/// target of 100 000 tasks waits (ASSIGNMENT_DELAYED, no tasks), its state loads into
+/// a twin that answers alike; 20 000 topics in one createTopics are each
+/// POLICY_VIOLATION and none is created.
+#[wasm_bindgen_test]
+fn a_target_and_topics_beyond_the_budget_wait_or_are_refused() {
+    let config = r#"{"maxStateBytes":1048576}"#;
+    let mut c = Coordinator::new(js(config)).expect("a config");
+    c.create_topics(js(r#"[{"name":"in","numPartitions":100000}]"#))
+        .expect("topics");
+    let r = c
+        .heartbeat(join("a", 0, 0), JsValue::UNDEFINED)
+        .expect("an answer");
+    assert_eq!(error_code(&r), 0.0, "{}", stringify(&r));
+    assert!(status_codes(&r).contains(&6.0), "{}", stringify(&r));
+    let mut d =
+        Coordinator::from_records(js(config), c.records().expect("records")).expect("loads");
+    let (r1, r2) = (
+        c.heartbeat(join("a", 0, 0), JsValue::UNDEFINED)
+            .expect("an answer"),
+        d.heartbeat(join("a", 0, 0), JsValue::UNDEFINED)
+            .expect("an answer"),
+    );
+    assert_eq!(stringify(&r1), stringify(&r2));
+    assert!(status_codes(&r1).contains(&6.0));
+
+    let topics: Vec<String> = (0..20_000)
+        .map(|i| format!(r#"{{"name":"t-{i:06}","numPartitions":1}}"#))
+        .collect();
+    let before = stringify(&c.records().expect("records"));
+    let results = c
+        .create_topics(js(&format!("[{}]", topics.join(","))))
+        .expect("answers");
+    let results = js_sys::Array::from(&results);
+    assert_eq!(results.length(), 20_000);
+    assert!(results.iter().all(|t| error_code(&t) == 44.0));
+    assert_eq!(stringify(&c.records().expect("records")), before);
+}
