@@ -134,6 +134,25 @@ mod native {
                 r.member_epoch
             })
         });
+        // Where a heartbeat's time goes at the JS boundary besides the heartbeat
+        // itself: its JSON text decoded, its response encoded.
+        let texts: Vec<String> = members
+            .iter()
+            .map(|m| serde_json::to_string(&m.req).unwrap())
+            .collect();
+        g.bench_function("steady heartbeat request decode (JSON text)", |b| {
+            b.iter(|| {
+                let t = &texts[i % 1000];
+                i += 1;
+                let req: StreamsGroupHeartbeatRequest =
+                    streams_rebalance::protocol::json::decode_str(t, "heartbeat").unwrap();
+                req.member_epoch
+            })
+        });
+        let response = c.heartbeat(&members[0].req, &ctx);
+        g.bench_function("steady heartbeat response encode (JSON text)", |b| {
+            b.iter(|| serde_json::to_string(&response).unwrap().len())
+        });
         g.finish();
         assert_eq!(
             c.records().len(),

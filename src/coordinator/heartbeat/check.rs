@@ -259,6 +259,10 @@ impl Coordinator {
         new_topology: Option<&Topology>,
     ) -> Result<(), ProtocolError> {
         use crate::limits::{metadata_bytes, topology_bytes, STATE_COPIES};
+        if member.metadata.is_none() && member.take_over.is_none() && new_topology.is_none() {
+            // Nothing the budget counts changes (a steady heartbeat): not even sized.
+            return Ok(());
+        }
         let old_meta = match (
             &member.take_over,
             group.and_then(|g| g.members.get(&member.id)),
