@@ -122,6 +122,17 @@ pub(crate) fn refresh_member(g: &mut StreamsGroup, member_id: &str) {
     }
 }
 
+/// `target` without what the member does not hold already, role by role: all a stale
+/// member may keep.
+pub(crate) fn held_only(target: &TasksTuple, held: &TasksTuple) -> TasksTuple {
+    let mut t = target.clone();
+    for role in Role::ALL {
+        let h = held.get(role);
+        t.get_mut(role).retain(|s, p| h.contains(s, p));
+    }
+    t
+}
+
 /// Rebuilds the cached assignor input (topology or configuration changed).
 pub(crate) fn refresh_all(g: &mut StreamsGroup) {
     g.spec = g.ready_topology().map(|cfg| group_spec(g, cfg));
@@ -216,6 +227,7 @@ impl Coordinator {
             .collect();
         let growth = self.records_growth(records.iter());
         if self.records_room(growth.saturating_mul(2)).is_err() {
+            self.trim_stale_targets(group_id);
             return false;
         }
         for (id, t) in changed {
@@ -223,6 +235,28 @@ impl Coordinator {
         }
         self.write_target_metadata(group_id, epoch, None);
         true
+    }
+
+    /// While a target is held, a member gone stale since it was computed keeps only
+    /// what it holds of it (as `compute` would give it): a stale member never gains a
+    /// task. Its target only shrinks, so this always fits the budget.
+    fn trim_stale_targets(&mut self, group_id: &str) {
+        let Some(g) = self.groups.get(group_id) else {
+            return;
+        };
+        let trimmed: Vec<(String, TasksTuple)> = g
+            .members
+            .iter()
+            .filter(|(_, m)| g.is_stale(m))
+            .filter_map(|(id, m)| {
+                let t = g.target.get(id)?;
+                let kept = held_only(t, &m.current.assigned);
+                (kept != *t).then(|| (id.clone(), kept))
+            })
+            .collect();
+        for (id, t) in trimmed {
+            self.write_target(group_id, id, t);
+        }
     }
 
     /// Why a group's epoch is ahead of its target after a heartbeat, outside the

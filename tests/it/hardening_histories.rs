@@ -62,10 +62,56 @@ proptest! {
         huge_ids in any::<bool>(),
         failover in 0usize..40,
     ) {
-        let mode = Mode { time_by_now_ms, huge_ids, churn_before_failover: 150 };
+        let mode = Mode { time_by_now_ms, huge_ids, churn_before_failover: 150, ..Mode::default() };
         let assignor = if ha { "highly_available" } else { "sticky" };
         run_mode(assignor, 1, &ops, Some(failover.min(ops.len() - 1)), mode);
     }
+
+    /// Issue 16: a memory budget near what the history's records take: joins are
+    /// refused and new targets held
+    /// (ASSIGNMENT_DELAYED) on the way, and still every step keeps the invariants and a
+    /// twin rebuilt at any step answers alike.
+    #[test]
+    fn histories_under_a_tight_budget_keep_the_invariants(
+        ops in prop::collection::vec(op(), 1..40),
+        ha in any::<bool>(),
+        budget in 6_000i64..60_000,
+        failover in prop::option::of(0usize..40),
+    ) {
+        let mode = Mode { budget: Some(budget), ..Mode::default() };
+        let assignor = if ha { "highly_available" } else { "sticky" };
+        run_mode(assignor, 1, &ops, failover, mode);
+    }
+}
+
+/// The budgeted histories reach the budget: over 48 seeded histories, some targets are
+/// held and some requests refused (else the property above would test nothing new).
+#[test]
+fn budgeted_histories_hold_targets_and_refuse_requests() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+    let mut runner = TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]),
+    );
+    let (mut held, mut refused) = (0, 0);
+    for i in 0..48 {
+        let ops = prop::collection::vec(op(), 20..40)
+            .new_tree(&mut runner)
+            .expect("ops")
+            .current();
+        let mode = Mode {
+            budget: Some(6_000 + 1_000 * i),
+            ..Mode::default()
+        };
+        let counts = mode.held.clone();
+        run_mode("sticky", 1, &ops, Some(ops.len() / 2), mode);
+        let (h, r) = counts.get();
+        held += h;
+        refused += r;
+    }
+    eprintln!("held {held}, refused {refused}");
+    assert!(held > 0 && refused > 0, "held {held}, refused {refused}");
 }
 
 // ---- Shrunk failures, kept as regression tests. ----

@@ -290,8 +290,9 @@ impl Client {
                 self.owned = Default::default();
                 true
             }
-            // A static instance still held by a member not yet gone: retry later.
-            111 => true,
+            // A static instance still held by a member not yet gone, or no room in the
+            // memory budget (a budgeted history): retry later.
+            111 | 81 => true,
             // The group was deleted (it had no members): join it afresh.
             69 => {
                 self.epoch = 0;
@@ -334,7 +335,7 @@ pub struct World {
 }
 
 /// Variations of a history (issue 16).
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Mode {
     /// Time moves only through the requests' `nowMs` (API.md allows it): `Advance`
     /// moves no clock itself, and `advanceTime` is called only once, at the end.
@@ -344,6 +345,13 @@ pub struct Mode {
     /// Before the fail-over, every client heartbeats this many rounds (with time
     /// passing), so that the log has been compacted when the twin is rebuilt.
     pub churn_before_failover: usize,
+    /// A memory budget (`maxStateBytes`) near what the history's records take, so
+    /// that joins are refused and targets held on the way; the group then need not
+    /// settle, but every step keeps the invariants and the twin answers alike.
+    pub budget: Option<i64>,
+    /// Counts of what the budget did: targets held (ASSIGNMENT_DELAYED for the
+    /// budget), requests refused (GROUP_MAX_SIZE_REACHED).
+    pub held: std::rc::Rc<std::cell::Cell<(usize, usize)>>,
 }
 
 /// An id of about 30 000 bytes ending in `tail`, when `huge`.
@@ -357,6 +365,10 @@ fn id(huge: bool, tail: String) -> String {
 
 impl World {
     pub fn with_mode(config: CoordinatorConfig, failover_at: Option<usize>, mode: Mode) -> World {
+        let config = CoordinatorConfig {
+            max_state_bytes: mode.budget.unwrap_or(config.max_state_bytes),
+            ..config
+        };
         let mut a = Coordinator::new(config.clone());
         a.create_topics(&[(SOURCE_A.to_owned(), 4), (SOURCE_B.to_owned(), 3)]);
         let prev = a.snapshot();
@@ -401,6 +413,15 @@ impl World {
     fn heartbeat(&mut self, req: &StreamsGroupHeartbeatRequest) -> StreamsGroupHeartbeatResponse {
         let ctx = self.ctx();
         let r = self.both(|c| c.heartbeat(req, &ctx));
+        let held = r
+            .status
+            .iter()
+            .flatten()
+            .any(|s| s.status_code == 6 && s.status_detail.contains("maxStateBytes"));
+        let (h, g) = self.mode.held.get();
+        self.mode
+            .held
+            .set((h + usize::from(held), g + usize::from(r.error_code == 81)));
         self.log.push(format!(
             "  -> {} epoch {} error {} {:?}",
             req.member_id, r.member_epoch, r.error_code, r.error_message
@@ -735,6 +756,11 @@ impl World {
             let events = self.both(|c| json(&c.advance_to_time(now).expect("forward")));
             assert!(events.len() < 2 << 20, "{} bytes of events", events.len());
             self.after_step();
+        }
+        if self.mode.budget.is_some() {
+            // Under a tight budget the group may wait for room; what must hold is
+            // checked after every step.
+            return;
         }
         let cur = self.a.snapshot();
         let v = invariants::check_settled(&cur);
