@@ -19,6 +19,8 @@ mod common;
 mod hardening_support;
 #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 mod topology_support;
+#[cfg(target_arch = "wasm32")]
+mod wasm_support;
 
 mod assign_json;
 mod assignor_highly_available;

@@ -8,23 +8,11 @@ use streams_rebalance::wasm::assign::{
     assign, assignment_quality, warmup_caught_up, AssignIoFloor,
 };
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
+use crate::wasm_support::{js, stringify, thrown};
+
 const CASES: &str = include_str!("../fixtures/assign_cases.json");
-
-fn js(text: &str) -> JsValue {
-    js_sys::JSON::parse(text).expect("valid JSON")
-}
-
-fn stringify(v: &JsValue) -> String {
-    js_sys::JSON::stringify(v).expect("stringifies").into()
-}
-
-fn thrown(e: JsValue) -> String {
-    let err: js_sys::Error = e.dyn_into().expect("a JS Error");
-    err.message().into()
-}
 
 fn cases() -> Vec<serde_json::Value> {
     serde_json::from_str(CASES).expect("fixture is JSON")

@@ -13,24 +13,12 @@ use streams_rebalance::wasm::invariants::{check_invariants, check_settled};
 use streams_rebalance::wasm::simulation::Simulation;
 use streams_rebalance::wasm::Coordinator;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
-fn js(text: &str) -> JsValue {
-    js_sys::JSON::parse(text).expect("valid JSON")
-}
-
-fn stringify(v: &JsValue) -> String {
-    js_sys::JSON::stringify(v).expect("stringifies").into()
-}
+use crate::wasm_support::{js, stringify, thrown};
 
 fn set(v: &JsValue, key: &str, x: &JsValue) {
     js_sys::Reflect::set(v, &JsValue::from_str(key), x).expect("an object");
-}
-
-fn thrown(e: JsValue) -> String {
-    let err: js_sys::Error = e.dyn_into().expect("a JS Error");
-    err.message().into()
 }
 
 /// xorshift64*: a fixed sequence of "random" choices, the same in every runtime.

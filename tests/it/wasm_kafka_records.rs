@@ -10,15 +10,13 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
+use crate::wasm_support::stringify;
+
 const JSONL: &str = include_str!("../fixtures/kafka-rolling-bounce.jsonl");
 const DUMP: &str = include_str!("../fixtures/kafka-rolling-bounce.dump.txt");
 
 fn get(v: &JsValue, key: &str) -> JsValue {
     js_sys::Reflect::get(v, &JsValue::from_str(key)).expect("an object")
-}
-
-fn stringify(v: &JsValue) -> String {
-    js_sys::JSON::stringify(v).expect("stringifies").into()
 }
 
 #[wasm_bindgen_test]

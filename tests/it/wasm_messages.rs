@@ -15,18 +15,12 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
+use crate::wasm_support::{js, stringify, thrown};
+
 mod samples {
     include!("support/samples.rs");
 }
 use samples::*;
-
-fn js(text: &str) -> JsValue {
-    js_sys::JSON::parse(text).expect("valid JSON")
-}
-
-fn stringify(v: &JsValue) -> String {
-    js_sys::JSON::stringify(v).expect("stringifies").into()
-}
 
 fn get(v: &JsValue, key: &str) -> JsValue {
     js_sys::Reflect::get(v, &JsValue::from_str(key)).expect("an object")
@@ -37,11 +31,6 @@ fn set(v: &JsValue, key: &str, x: &JsValue) {
 }
 
 /// The message of the JS Error a binding call threw.
-fn thrown(e: JsValue) -> String {
-    let err: js_sys::Error = e.dyn_into().expect("a JS Error");
-    err.message().into()
-}
-
 /// JS object in and JSON text in, decoded to the same value; plain object out, equal
 /// to serde's JSON of the value.
 fn round_trip<T: Serialize + serde::de::DeserializeOwned + Validate + PartialEq + Debug>(

@@ -7,13 +7,7 @@ use streams_rebalance::wasm::Coordinator;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::*;
 
-fn js(text: &str) -> JsValue {
-    js_sys::JSON::parse(text).expect("valid JSON")
-}
-
-fn stringify(v: &JsValue) -> String {
-    js_sys::JSON::stringify(v).expect("stringifies").into()
-}
+use crate::wasm_support::{js, stringify};
 
 fn get(v: &JsValue, path: &str) -> JsValue {
     path.split('.').fold(v.clone(), |o, k| {

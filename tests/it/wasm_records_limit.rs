@@ -5,21 +5,9 @@
 
 use streams_rebalance::wasm::Coordinator;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
-fn js(text: &str) -> JsValue {
-    js_sys::JSON::parse(text).expect("valid JSON")
-}
-
-fn stringify(v: &JsValue) -> String {
-    js_sys::JSON::stringify(v).expect("stringifies").into()
-}
-
-fn thrown(e: JsValue) -> String {
-    let err: js_sys::Error = e.dyn_into().expect("a JS Error");
-    err.message().into()
-}
+use crate::wasm_support::{js, stringify, thrown};
 
 /// A join of `member` with `n` client tags of `bytes` bytes each, as JSON text.
 fn join(member: &str, n: usize, bytes: usize) -> JsValue {
