@@ -328,7 +328,13 @@ impl Coordinator {
 
     /// Appends a record whose effect is already applied, compacting when due.
     fn append(&mut self, r: Record) {
-        self.push(r);
+        let bytes = crate::limits::record_bytes(&r);
+        self.append_sized(r, bytes);
+    }
+
+    /// `append` of a record whose bytes of JSON are already counted.
+    fn append_sized(&mut self, r: Record, bytes: u64) {
+        self.push_sized(r, bytes);
         let (len, live) = (self.log.len(), self.live_keys.len());
         if compaction::due(len, live, self.log_bytes, self.live_keys.bytes()) {
             compaction::compact_sized(&mut self.log, &mut self.log_sizes);
@@ -339,6 +345,10 @@ impl Coordinator {
     /// Pushes a record onto the log, counting its bytes.
     fn push(&mut self, r: Record) {
         let bytes = crate::limits::record_bytes(&r);
+        self.push_sized(r, bytes);
+    }
+
+    fn push_sized(&mut self, r: Record, bytes: u64) {
         self.live_keys.note(&r, bytes);
         self.log_bytes = self.log_bytes.saturating_add(bytes);
         self.log_sizes.push(bytes);
@@ -369,9 +379,14 @@ impl Coordinator {
     /// How many more bytes the live records grow by when `records` are written (each
     /// replacing its key's latest record; negative growth counts as none).
     pub(crate) fn records_growth<'a>(&self, records: impl Iterator<Item = &'a Record>) -> u64 {
+        self.sized_growth(records.map(|r| (r, crate::limits::record_bytes(r))))
+    }
+
+    /// `records_growth` of records whose bytes of JSON are already measured.
+    pub(crate) fn sized_growth<'a>(&self, records: impl Iterator<Item = (&'a Record, u64)>) -> u64 {
         let (mut add, mut sub) = (0u64, 0u64);
-        for r in records {
-            add = add.saturating_add(crate::limits::record_bytes(r));
+        for (r, bytes) in records {
+            add = add.saturating_add(bytes);
             sub = sub.saturating_add(self.live_keys.bytes_of(&r.key));
         }
         add.saturating_sub(sub)
@@ -416,6 +431,23 @@ impl Coordinator {
         self.next_offset += 1;
         apply_moved(self);
         self.append(r);
+    }
+
+    /// `write_applied` of a record built and measured in advance (`sized_growth`): its
+    /// bytes are not counted again unless its offset is no longer the next one.
+    pub(crate) fn write_applied_sized(
+        &mut self,
+        mut r: Record,
+        mut bytes: u64,
+        apply_moved: impl FnOnce(&mut Self),
+    ) {
+        if r.offset != self.next_offset {
+            r.offset = self.next_offset;
+            bytes = crate::limits::record_bytes(&r);
+        }
+        self.next_offset += 1;
+        apply_moved(self);
+        self.append_sized(r, bytes);
     }
 
     /// Queues events for the next `advance_time`: one record each (a rebuilt

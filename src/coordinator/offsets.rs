@@ -123,19 +123,23 @@ impl Coordinator {
     pub fn offset_commit(&mut self, req: &OffsetCommitRequest) -> OffsetCommitResponse {
         let mut verdicts = self.commit_verdicts(req);
         let records: Vec<Record> = self.commit_records(req, &verdicts).collect();
-        if let Err(why) = self.records_room(self.records_growth(records.iter())) {
-            let refusal = (
-                OFFSET_METADATA_TOO_LARGE,
-                format!("The offsets are not committed: {why}."),
-            );
-            for v in verdicts.iter_mut().flatten() {
-                if v.is_none() {
-                    *v = Some(refusal.clone());
+        match self.records_room(self.records_growth(records.iter())) {
+            Ok(()) => {
+                for r in records {
+                    self.write(r.key, r.value);
                 }
             }
-        }
-        for r in self.commit_records(req, &verdicts).collect::<Vec<_>>() {
-            self.write(r.key, r.value);
+            Err(why) => {
+                let refusal = (
+                    OFFSET_METADATA_TOO_LARGE,
+                    format!("The offsets are not committed: {why}."),
+                );
+                for v in verdicts.iter_mut().flatten() {
+                    if v.is_none() {
+                        *v = Some(refusal.clone());
+                    }
+                }
+            }
         }
         let topics = req
             .topics

@@ -217,21 +217,32 @@ impl Coordinator {
         };
         let epoch = g.group_epoch;
         let changed = compute(g, self.assignor_of(group_id), &acfg);
-        let records: Vec<Record> = changed
+        // Each record built and measured once, at the offset it is written at.
+        let first = self.next_offset();
+        let records: Vec<(Record, u64)> = changed
             .iter()
-            .map(|(id, t)| Record {
-                offset: self.next_offset(),
-                key: target_key(group_id, id),
-                value: Some(RecordValue::TargetAssignmentMember(target_value(t))),
+            .zip(first..)
+            .map(|((id, t), offset)| {
+                let r = Record {
+                    offset,
+                    key: target_key(group_id, id),
+                    value: Some(RecordValue::TargetAssignmentMember(target_value(t))),
+                };
+                let bytes = crate::limits::record_bytes(&r);
+                (r, bytes)
             })
             .collect();
-        let growth = self.records_growth(records.iter());
+        let growth = self.sized_growth(records.iter().map(|(r, b)| (r, *b)));
         if self.records_room(growth.saturating_mul(2)).is_err() {
             self.trim_stale_targets(group_id);
             return false;
         }
-        for (id, t) in changed {
-            self.write_target(group_id, id, t);
+        for ((id, t), (r, bytes)) in changed.into_iter().zip(records) {
+            self.write_applied_sized(r, bytes, move |c| {
+                if let Some(g) = c.groups.get_mut(group_id) {
+                    g.target.insert(id, t);
+                }
+            });
         }
         self.write_target_metadata(group_id, epoch, None);
         true
