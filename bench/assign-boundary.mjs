@@ -41,31 +41,14 @@ s.members = members.filter((m) => m.memberId !== `member-${M / 2}`);
 const text = JSON.stringify(s);
 const floor = new AssignIoFloor("sticky", s, { numStandbyReplicas: 0 });
 console.log(`load ${os.loadavg()[0].toFixed(2)}; median / min ms, 1000 x 100000 leave`);
-console.log(
-  "JSON.stringify(spec)",
-  time(() => JSON.stringify(s)),
-);
-console.log(
-  "decode of the JSON text",
-  time(() => floor.decode(text)),
-);
-console.log(
-  "pack (JS)",
-  time(() => floor.pack(s)),
-);
-console.log(
-  "decode of the object (packed)",
-  time(() => floor.decode(s)),
-);
-console.log(
-  "assign(JSON text)",
-  time(() => assign("sticky", text, { numStandbyReplicas: 0 })),
-);
-console.log(
-  "assign(JSON.stringify(object))",
-  time(() => assign("sticky", JSON.stringify(s), { numStandbyReplicas: 0 })),
-);
-console.log(
-  "assign(object)",
-  time(() => assign("sticky", s, { numStandbyReplicas: 0 })),
-);
+const cfg = { numStandbyReplicas: 0 };
+const steps = [
+  ["JSON.stringify(spec)", () => JSON.stringify(s)],
+  ["decode of the JSON text", () => floor.decode(text)],
+  ["pack (JS)", () => floor.pack(s)],
+  ["decode of the object (packed)", () => floor.decode(s)],
+  ["assign(JSON text)", () => assign("sticky", text, cfg)],
+  ["assign(JSON.stringify(object))", () => assign("sticky", JSON.stringify(s), cfg)],
+  ["assign(object)", () => assign("sticky", s, cfg)],
+];
+for (const [label, f] of steps) console.log(label, time(f));
