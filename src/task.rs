@@ -129,7 +129,7 @@ impl TaskSet {
     /// increasing, none empty).
     fn from_runs<'r>(runs: impl Iterator<Item = (Arc<str>, &'r [i32])>, size: usize) -> Self {
         let mut set = TaskSet {
-            runs: Vec::new(),
+            runs: Vec::with_capacity(runs.size_hint().0),
             partitions: Vec::with_capacity(size),
         };
         for (s, ps) in runs {
@@ -219,9 +219,10 @@ impl TaskSet {
             prev = Some(rank);
             size += ps.len();
         }
+        // Every index was checked above: `map`, so that `from_runs` knows the count.
         let with_ids = entries
             .iter()
-            .filter_map(|&(id, ps)| ids.get(id).map(|s| (s.clone(), ps)));
+            .map(|&(id, ps)| (ids.get(id).cloned().unwrap_or_else(|| Arc::from("")), ps));
         Some(if in_form {
             Self::from_runs(with_ids, size)
         } else {

@@ -173,7 +173,18 @@ impl GroupSpecJson {
             })
             .collect();
         subtopologies.sort_by(|a, b| a.id.cmp(&b.id));
-        let mut members: Vec<MemberSpec> = self
+        // Sorted as (id, place) pairs, then taken in that order: sorting the members
+        // themselves moved a few hundred bytes per step (a fifth of the decoding).
+        let mut order: Vec<(&str, usize)> = self
+            .members
+            .iter()
+            .map(|m| m.member_id.as_str())
+            .zip(0..)
+            .collect();
+        order.sort_unstable();
+        let order: Vec<usize> = order.into_iter().map(|(_, i)| i).collect();
+        // Built in input order: `sets` hands out each member's sets in that order.
+        let mut built: Vec<Option<MemberSpec>> = self
             .members
             .into_iter()
             .map(|m| {
@@ -196,8 +207,12 @@ impl GroupSpecJson {
                     task_end_offsets: offsets(m.task_end_offsets),
                 }
             })
+            .map(Some)
             .collect();
-        members.sort_by(|a, b| a.member_id.cmp(&b.member_id));
+        let members: Vec<MemberSpec> = order
+            .into_iter()
+            .filter_map(|i| built.get_mut(i).and_then(Option::take))
+            .collect();
         GroupSpec {
             subtopologies,
             members,

@@ -341,3 +341,55 @@ fn packed_and_text_heartbeats_answer_alike() {
         stringify(&by_text.records().expect("records"))
     );
 }
+
+/// A JS string made of these UTF-16 units (lone surrogates included, which a Rust
+/// `&str` cannot hold).
+fn units(code_units: &[u16]) -> JsValue {
+    js_sys::JsString::from_char_code(code_units).into()
+}
+
+#[wasm_bindgen_test]
+fn a_js_string_reaches_rust_as_the_same_text_as_through_wasm_bindgen() {
+    let long_ascii = "a".repeat(70_000);
+    let mut cases: Vec<JsValue> = [
+        "",
+        "ascii only",
+        "é",
+        "日本語のメンバー",
+        "a🚀b",
+        "🚀",
+        &format!("{long_ascii}é"),
+        &format!("é{long_ascii}"),
+        &format!("{long_ascii}🚀{long_ascii}日"),
+    ]
+    .iter()
+    .map(|s| JsValue::from_str(s))
+    .collect();
+    // Lone surrogates (high, low, at the end, before ASCII): U+FFFD, as wasm-bindgen.
+    for u in [
+        vec![0xD800],
+        vec![0xDC00, 0x61],
+        vec![0x61, 0xD83D],
+        vec![0xD83D, 0xD83D, 0xDE80],
+    ] {
+        cases.push(units(&u));
+    }
+    for v in &cases {
+        let expected = v.as_string().expect("a string");
+        assert_eq!(convert::string_of(v), Some(expected));
+    }
+    assert!(convert::string_of(&JsValue::from(1)).is_none());
+    assert!(convert::string_of(&js("{}")).is_none());
+    assert_eq!(
+        convert::string_of(&units(&[0xD800])).as_deref(),
+        Some("\u{FFFD}")
+    );
+}
+
+#[wasm_bindgen_test]
+fn non_ascii_ids_round_trip_as_text_and_as_objects() {
+    let mut req = heartbeat_request();
+    req.member_id = format!("mémbre-🚀-{}", "x".repeat(5_000));
+    req.group_id = "グループ".into();
+    round_trip(&req, "heartbeat");
+}
