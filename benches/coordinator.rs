@@ -70,9 +70,9 @@ mod native {
                     member_epoch: 0,
                     rebalance_timeout_ms: 60_000,
                     topology: Some(topology()),
-                    active_tasks: Some(vec![]),
-                    standby_tasks: Some(vec![]),
-                    warmup_tasks: Some(vec![]),
+                    active_tasks: Some(vec![].into()),
+                    standby_tasks: Some(vec![].into()),
+                    warmup_tasks: Some(vec![].into()),
                     ..Default::default()
                 },
             }
@@ -84,9 +84,9 @@ mod native {
             self.req.member_epoch = r.member_epoch;
             self.req.topology = None;
             if let (Some(a), Some(s), Some(w)) = (r.active_tasks, r.standby_tasks, r.warmup_tasks) {
-                self.req.active_tasks = Some(a);
-                self.req.standby_tasks = Some(s);
-                self.req.warmup_tasks = Some(w);
+                self.req.active_tasks = Some(a.into());
+                self.req.standby_tasks = Some(s.into());
+                self.req.warmup_tasks = Some(w.into());
             }
         }
     }

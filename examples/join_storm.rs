@@ -46,9 +46,9 @@ fn heartbeat(c: &mut Coordinator, m: &mut Member, ctx: &RequestContext) {
             member_epoch: 0,
             rebalance_timeout_ms: 60_000,
             topology: Some(topology()),
-            active_tasks: Some(vec![]),
-            standby_tasks: Some(vec![]),
-            warmup_tasks: Some(vec![]),
+            active_tasks: Some(vec![].into()),
+            standby_tasks: Some(vec![].into()),
+            warmup_tasks: Some(vec![].into()),
             ..Default::default()
         }
     } else {
@@ -56,9 +56,9 @@ fn heartbeat(c: &mut Coordinator, m: &mut Member, ctx: &RequestContext) {
             group_id: "storm".into(),
             member_id: m.id.clone(),
             member_epoch: m.epoch,
-            active_tasks: Some(m.active.clone()),
-            standby_tasks: Some(m.standby.clone()),
-            warmup_tasks: Some(m.warmup.clone()),
+            active_tasks: Some(m.active.clone().into()),
+            standby_tasks: Some(m.standby.clone().into()),
+            warmup_tasks: Some(m.warmup.clone().into()),
             ..Default::default()
         }
     };

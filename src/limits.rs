@@ -47,7 +47,8 @@ pub fn entries(list: &[crate::protocol::TaskIds]) -> usize {
 
 /// The size limits of one heartbeat (INVALID_REQUEST naming the field).
 pub fn check_heartbeat(req: &StreamsGroupHeartbeatRequest) -> Result<(), ProtocolError> {
-    let entries = |l: &Option<Vec<crate::protocol::TaskIds>>| l.as_deref().map_or(0, entries);
+    let entries =
+        |l: &Option<crate::protocol::TaskList>| l.as_ref().map_or(0, |l| l.task_entries());
     for (field, list) in [
         ("ActiveTasks", &req.active_tasks),
         ("StandbyTasks", &req.standby_tasks),

@@ -168,11 +168,15 @@ impl TaskSet {
 
     /// From the wire form; duplicates collapse.
     pub fn from_task_ids(ids: &[TaskIds]) -> Self {
-        Self::normalized(
+        Self::from_entries(
             ids.iter()
-                .map(|t| (Arc::from(t.subtopology_id.as_str()), t.partitions.clone()))
-                .collect(),
+                .map(|t| (t.subtopology_id.as_str(), t.partitions.as_slice())),
         )
+    }
+
+    /// From wire entries (subtopology id, partitions) in any order; duplicates collapse.
+    pub fn from_entries<'a>(entries: impl Iterator<Item = (&'a str, &'a [i32])>) -> Self {
+        Self::normalized(entries.map(|(s, ps)| (Arc::from(s), ps.to_vec())).collect())
     }
 
     /// From a flat wire list, ids shared through `ids`. A list already in the set's

@@ -16,7 +16,7 @@ use crate::cluster::{Operation, ResourceType, ANONYMOUS};
 use crate::protocol::heartbeat::{LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH};
 use crate::protocol::ErrorCode::*;
 use crate::protocol::{
-    ProtocolError, StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse, TaskIds,
+    ProtocolError, StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse, TaskList,
     TaskOffset, Topology,
 };
 use crate::task::TaskId;
@@ -50,7 +50,7 @@ fn not_found(group_id: &str) -> ProtocolError {
     )
 }
 
-fn owned_lists(req: &StreamsGroupHeartbeatRequest) -> Option<(&[TaskIds], &[TaskIds], &[TaskIds])> {
+fn owned_lists(req: &StreamsGroupHeartbeatRequest) -> Option<(&TaskList, &TaskList, &TaskList)> {
     match (&req.active_tasks, &req.standby_tasks, &req.warmup_tasks) {
         (Some(a), Some(s), Some(w)) => Some((a, s, w)),
         _ => None,

@@ -1,6 +1,6 @@
 //! A member's tasks in their three roles (Kafka's `TasksTuple`).
 
-use crate::protocol::TaskIds;
+use crate::protocol::{TaskIds, TaskList};
 use crate::task::TaskSet;
 
 /// The role a task is held in. A process never holds one task in two roles at once.
@@ -28,6 +28,15 @@ impl TasksTuple {
             active: TaskSet::from_task_ids(active),
             standby: TaskSet::from_task_ids(standby),
             warmup: TaskSet::from_task_ids(warmup),
+        }
+    }
+
+    /// From a request's three owned lists.
+    pub fn from_lists(active: &TaskList, standby: &TaskList, warmup: &TaskList) -> Self {
+        TasksTuple {
+            active: TaskSet::from_entries(active.iter()),
+            standby: TaskSet::from_entries(standby.iter()),
+            warmup: TaskSet::from_entries(warmup.iter()),
         }
     }
 
@@ -96,35 +105,34 @@ impl TasksTuple {
 
 /// Whether three owned lists describe exactly `set`, without building a set when the
 /// lists are already sorted and duplicate-free (the steady heartbeat's common case).
-pub fn wire_equals(a: &[TaskIds], s: &[TaskIds], w: &[TaskIds], set: &TasksTuple) -> bool {
+pub fn wire_equals(a: &TaskList, s: &TaskList, w: &TaskList, set: &TasksTuple) -> bool {
     list_equals(a, &set.active) && list_equals(s, &set.standby) && list_equals(w, &set.warmup)
 }
 
-fn list_equals(list: &[TaskIds], set: &TaskSet) -> bool {
+fn list_equals(list: &TaskList, set: &TaskSet) -> bool {
     // Fast path: entries with strictly increasing ids and partitions compare entry by
     // entry with the set's sorted runs (one string comparison per subtopology).
     let mut runs = set.subtopologies();
     let mut prev: Option<&str> = None;
     let mut canonical = true;
     let mut same = true;
-    for t in list {
-        if t.partitions.is_empty() {
+    for (id, partitions) in list.iter() {
+        if partitions.is_empty() {
             continue;
         }
-        let id = t.subtopology_id.as_str();
-        if prev.is_some_and(|p| p >= id) || !t.partitions.is_sorted_by(|a, b| a < b) {
+        if prev.is_some_and(|p| p >= id) || !partitions.is_sorted_by(|a, b| a < b) {
             canonical = false;
             break;
         }
         prev = Some(id);
-        if same && runs.next() != Some((id, t.partitions.as_slice())) {
+        if same && runs.next() != Some((id, partitions)) {
             same = false;
         }
     }
     if canonical {
         same && runs.next().is_none()
     } else {
-        &TaskSet::from_task_ids(list) == set
+        &TaskSet::from_entries(list.iter()) == set
     }
 }
 
@@ -139,6 +147,10 @@ mod tests {
         }
     }
 
+    fn list(entries: &[TaskIds]) -> TaskList {
+        TaskList::from(entries)
+    }
+
     #[test]
     fn wire_equality_handles_unsorted_and_duplicate_lists() {
         let set: TaskSet = [("0", 1), ("0", 2), ("1", 0)].into_iter().collect();
@@ -147,22 +159,27 @@ mod tests {
             ..Default::default()
         };
         assert!(wire_equals(
-            &[ids("0", &[1, 2]), ids("1", &[0])],
-            &[],
-            &[],
+            &list(&[ids("0", &[1, 2]), ids("1", &[0])]),
+            &list(&[]),
+            &list(&[]),
             &t
         ));
         assert!(wire_equals(
-            &[ids("1", &[0]), ids("0", &[2, 1, 1])],
-            &[],
-            &[],
+            &list(&[ids("1", &[0]), ids("0", &[2, 1, 1])]),
+            &list(&[]),
+            &list(&[]),
             &t
         ));
-        assert!(!wire_equals(&[ids("0", &[1, 2])], &[], &[], &t));
         assert!(!wire_equals(
-            &[ids("0", &[1, 2]), ids("1", &[0])],
-            &[ids("2", &[0])],
-            &[],
+            &list(&[ids("0", &[1, 2])]),
+            &list(&[]),
+            &list(&[]),
+            &t
+        ));
+        assert!(!wire_equals(
+            &list(&[ids("0", &[1, 2]), ids("1", &[0])]),
+            &list(&[ids("2", &[0])]),
+            &list(&[]),
             &t
         ));
     }

@@ -3,7 +3,7 @@
 //! invariants); the group is not touched.
 
 use crate::protocol::heartbeat::{JOIN_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH};
-use crate::protocol::{ProtocolError, StreamsGroupHeartbeatRequest, TaskIds};
+use crate::protocol::{ProtocolError, StreamsGroupHeartbeatRequest, TaskList};
 
 pub fn validate_heartbeat(req: &StreamsGroupHeartbeatRequest) -> Result<(), ProtocolError> {
     fn bad(m: impl Into<String>) -> ProtocolError {
@@ -50,7 +50,7 @@ pub fn validate_heartbeat(req: &StreamsGroupHeartbeatRequest) -> Result<(), Prot
         ] {
             if !list
                 .as_ref()
-                .is_some_and(|l| l.iter().all(|t| t.partitions.is_empty()))
+                .is_some_and(|l| l.iter().all(|(_, ps)| ps.is_empty()))
             {
                 return Err(bad(format!("{name} must be empty when (re-)joining.")));
             }
@@ -72,19 +72,15 @@ pub fn validate_heartbeat(req: &StreamsGroupHeartbeatRequest) -> Result<(), Prot
 /// No task in two roles. Reports the smallest task of the standby list that is also
 /// active, else the smallest warm-up task held in another role. One sorted vector, no
 /// sets: this runs on every heartbeat.
-fn disjoint(a: &[TaskIds], s: &[TaskIds], w: &[TaskIds]) -> Result<(), ProtocolError> {
-    let holds = |l: &[TaskIds]| l.iter().any(|t| !t.partitions.is_empty());
+fn disjoint(a: &TaskList, s: &TaskList, w: &TaskList) -> Result<(), ProtocolError> {
+    let holds = |l: &TaskList| l.task_entries() > 0;
     if [a, s, w].into_iter().filter(|l| holds(l)).count() < 2 {
         return Ok(());
     }
     let mut all: Vec<(&str, i32, u8)> = Vec::new();
     for (role, list) in [(0u8, a), (1, s), (2, w)] {
-        for t in list {
-            all.extend(
-                t.partitions
-                    .iter()
-                    .map(|p| (t.subtopology_id.as_str(), *p, role)),
-            );
+        for (id, partitions) in list.iter() {
+            all.extend(partitions.iter().map(|p| (id, *p, role)));
         }
     }
     all.sort_unstable();

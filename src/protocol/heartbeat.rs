@@ -5,6 +5,7 @@ use crate::protocol::common::{
 };
 use crate::protocol::errors::{ErrorCode, ProtocolError};
 use crate::protocol::json::{int64, Ignored, Validate};
+use crate::protocol::TaskList;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -28,9 +29,14 @@ pub struct StreamsGroupHeartbeatRequest {
     #[ts(optional = nullable)]
     pub rebalance_timeout_ms: i32,
     pub topology: Option<Topology>,
-    pub active_tasks: Option<Vec<TaskIds>>,
-    pub standby_tasks: Option<Vec<TaskIds>>,
-    pub warmup_tasks: Option<Vec<TaskIds>>,
+    /// Held flat (`TaskList`): a String and a Vec per entry were a third of a steady
+    /// heartbeat's decoding in wasm.
+    #[ts(as = "Option<Vec<TaskIds>>")]
+    pub active_tasks: Option<TaskList>,
+    #[ts(as = "Option<Vec<TaskIds>>")]
+    pub standby_tasks: Option<TaskList>,
+    #[ts(as = "Option<Vec<TaskIds>>")]
+    pub warmup_tasks: Option<TaskList>,
     pub process_id: Option<String>,
     pub user_endpoint: Option<Endpoint>,
     pub client_tags: Option<Vec<KeyValue>>,

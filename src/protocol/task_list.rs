@@ -81,6 +81,20 @@ impl TaskList {
     }
 }
 
+impl From<&[crate::protocol::TaskIds]> for TaskList {
+    fn from(list: &[crate::protocol::TaskIds]) -> Self {
+        list.iter()
+            .map(|t| (t.subtopology_id.as_str(), t.partitions.as_slice()))
+            .collect()
+    }
+}
+
+impl From<Vec<crate::protocol::TaskIds>> for TaskList {
+    fn from(list: Vec<crate::protocol::TaskIds>) -> Self {
+        TaskList::from(list.as_slice())
+    }
+}
+
 impl<'a> FromIterator<(&'a str, &'a [i32])> for TaskList {
     fn from_iter<I: IntoIterator<Item = (&'a str, &'a [i32])>>(iter: I) -> Self {
         let mut list = TaskList::new();

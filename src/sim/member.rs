@@ -191,9 +191,9 @@ impl Member {
         if self.epoch == 0 {
             r.rebalance_timeout_ms = rebalance_timeout_ms;
             let (a, s, w) = Tasks::default().wire();
-            r.active_tasks = Some(a);
-            r.standby_tasks = Some(s);
-            r.warmup_tasks = Some(w);
+            r.active_tasks = Some(a.into());
+            r.standby_tasks = Some(s.into());
+            r.warmup_tasks = Some(w.into());
         } else {
             r.topology = None;
             r.rebalance_timeout_ms = -1;
@@ -204,9 +204,9 @@ impl Member {
             r.process_id = None;
             if self.reported.as_ref() != Some(&self.owned) {
                 let (a, s, w) = self.owned.wire();
-                r.active_tasks = Some(a);
-                r.standby_tasks = Some(s);
-                r.warmup_tasks = Some(w);
+                r.active_tasks = Some(a.into());
+                r.standby_tasks = Some(s.into());
+                r.warmup_tasks = Some(w.into());
             }
         }
         r

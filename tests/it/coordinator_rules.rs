@@ -30,9 +30,9 @@ fn beat(group: &str, member: &str, epoch: i32, active: &[i32]) -> StreamsGroupHe
         group_id: group.into(),
         member_id: member.into(),
         member_epoch: epoch,
-        active_tasks: Some(vec![ids("0", active)]),
-        standby_tasks: Some(vec![]),
-        warmup_tasks: Some(vec![]),
+        active_tasks: Some(vec![ids("0", active)].into()),
+        standby_tasks: Some(vec![].into()),
+        warmup_tasks: Some(vec![].into()),
         ..Default::default()
     }
 }

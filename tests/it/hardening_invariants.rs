@@ -254,9 +254,9 @@ fn real_snapshots_of_a_rebalance_check_clean() {
         member_epoch: 0,
         rebalance_timeout_ms: 1000,
         topology: Some(topo.clone()),
-        active_tasks: Some(vec![]),
-        standby_tasks: Some(vec![]),
-        warmup_tasks: Some(vec![]),
+        active_tasks: Some(vec![].into()),
+        standby_tasks: Some(vec![].into()),
+        warmup_tasks: Some(vec![].into()),
         ..Default::default()
     };
     let ctx = RequestContext::default();

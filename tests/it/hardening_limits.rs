@@ -38,9 +38,9 @@ fn join(group: &str, member: &str, t: Topology) -> StreamsGroupHeartbeatRequest 
         member_epoch: 0,
         rebalance_timeout_ms: 30_000,
         topology: Some(t),
-        active_tasks: Some(vec![]),
-        standby_tasks: Some(vec![]),
-        warmup_tasks: Some(vec![]),
+        active_tasks: Some(vec![].into()),
+        standby_tasks: Some(vec![].into()),
+        warmup_tasks: Some(vec![].into()),
         process_id: Some(format!("p-{member}")),
         ..Default::default()
     }
@@ -198,9 +198,9 @@ impl Client {
                 group_id: "app".into(),
                 member_id: self.id.clone(),
                 member_epoch: self.epoch,
-                active_tasks: Some(self.owned.clone()),
-                standby_tasks: Some(vec![]),
-                warmup_tasks: Some(vec![]),
+                active_tasks: Some(self.owned.clone().into()),
+                standby_tasks: Some(vec![].into()),
+                warmup_tasks: Some(vec![].into()),
                 ..Default::default()
             }
         };

@@ -361,9 +361,9 @@ fn fixture_members_heartbeat_on_without_a_rebalance() {
             group_id: GROUP.into(),
             member_id: id.into(),
             member_epoch: 9,
-            active_tasks: Some(vec![ids("0", &parts)]),
-            standby_tasks: Some(vec![]),
-            warmup_tasks: Some(vec![]),
+            active_tasks: Some(vec![ids("0", &parts)].into()),
+            standby_tasks: Some(vec![].into()),
+            warmup_tasks: Some(vec![].into()),
             ..Default::default()
         };
         let r = c.heartbeat(&req, &ctx());

@@ -83,8 +83,12 @@ fn every_shared_structure_round_trips() {
             round_trip(g, "copartition group");
         }
     }
-    for t in request.active_tasks.iter().flatten() {
-        round_trip(t, "task ids");
+    for (id, partitions) in request.active_tasks.iter().flat_map(|l| l.iter()) {
+        let t = TaskIds {
+            subtopology_id: id.to_owned(),
+            partitions: partitions.to_vec(),
+        };
+        round_trip(&t, "task ids");
     }
     for o in request.task_offsets.iter().flatten() {
         round_trip(o, "task offset");

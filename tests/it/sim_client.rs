@@ -4,7 +4,8 @@
 
 use streams_rebalance::protocol::json::decode_str;
 use streams_rebalance::protocol::{
-    ErrorCode, StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse, TaskIds, Topology,
+    ErrorCode, StreamsGroupHeartbeatRequest, StreamsGroupHeartbeatResponse, TaskIds, TaskList,
+    Topology,
 };
 use streams_rebalance::sim::member::{Member, MemberState, Outcome, Tasks};
 use streams_rebalance::sim::process::{Process, ProcessState};
@@ -74,9 +75,9 @@ fn join_sends_epoch_zero_the_topology_and_empty_owned_lists() {
     assert_eq!(r.member_id, "A-1");
     assert!(r.topology.is_some());
     assert_eq!(r.rebalance_timeout_ms, 300_000);
-    assert_eq!(r.active_tasks, Some(vec![]));
-    assert_eq!(r.standby_tasks, Some(vec![]));
-    assert_eq!(r.warmup_tasks, Some(vec![]));
+    assert_eq!(r.active_tasks, Some(TaskList::new()));
+    assert_eq!(r.standby_tasks, Some(TaskList::new()));
+    assert_eq!(r.warmup_tasks, Some(TaskList::new()));
     assert_eq!(r.rack_id.as_deref(), Some("r1"));
 }
 
@@ -107,7 +108,7 @@ fn new_tasks_are_started_then_acknowledged_once() {
         "the topology goes with epoch 0 only"
     );
     assert_eq!(ack.rebalance_timeout_ms, -1);
-    assert_eq!(ack.active_tasks, Some(ids(&[0, 1])));
+    assert_eq!(ack.active_tasks, Some(ids(&[0, 1]).into()));
     m.sent_request(&ack);
     // ...and then sends null lists while nothing changes.
     m.handle(&answer(2, None), 200, 500, 200);
@@ -132,7 +133,7 @@ fn revocation_takes_the_revocation_delay_and_is_confirmed_by_the_owned_lists() {
     assert_eq!(m.request(&base(), 1).active_tasks, None);
     m.finish_reconciliation(1500);
     let r = m.request(&base(), 1);
-    assert_eq!(r.active_tasks, Some(ids(&[0])));
+    assert_eq!(r.active_tasks, Some(ids(&[0]).into()));
 }
 
 #[test]
@@ -163,7 +164,7 @@ fn fenced_and_unknown_members_drop_their_tasks_and_rejoin_with_epoch_zero() {
         let r = m.request(&base(), 1000);
         assert_eq!(r.member_epoch, 0);
         assert_eq!(r.member_id, "A-1", "a fenced member rejoins with its id");
-        assert_eq!(r.active_tasks, Some(vec![]));
+        assert_eq!(r.active_tasks, Some(TaskList::new()));
         assert_eq!(m.last_error.as_ref().map(|e| e.0), Some(code.code()));
     }
 }

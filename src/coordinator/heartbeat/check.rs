@@ -111,7 +111,7 @@ fn check_member_epoch(
         return Ok(false);
     }
     let owned_subset = owned_lists(req)
-        .is_some_and(|(a, s, w)| TasksTuple::from_wire(a, s, w).is_subset(&m.current.assigned));
+        .is_some_and(|(a, s, w)| TasksTuple::from_lists(a, s, w).is_subset(&m.current.assigned));
     if req.member_epoch == m.current.previous_member_epoch && req.member_epoch < cur && owned_subset
     {
         return Ok(true);
@@ -182,17 +182,16 @@ fn check_owned_tasks(
             .collect(),
     };
     for (field, list) in [("ActiveTasks", a), ("StandbyTasks", s), ("WarmupTasks", w)] {
-        for t in list {
+        for (id, partitions) in list.iter() {
             // How many tasks the subtopology has (any number while NotReady).
             let tasks = match ready {
-                Some(cfg) => cfg.subtopology(&t.subtopology_id).map(|s| s.num_tasks),
-                None => ids.contains(t.subtopology_id.as_str()).then_some(u32::MAX),
+                Some(cfg) => cfg.subtopology(id).map(|s| s.num_tasks),
+                None => ids.contains(id).then_some(u32::MAX),
             };
-            for &p in &t.partitions {
+            for &p in partitions {
                 if !tasks.is_some_and(|n| p >= 0 && (p as u32) < n) {
                     return Err(ProtocolError::invalid_request(format!(
-                        "{field} contains task {}_{}, which is not a task of the group's topology.",
-                        t.subtopology_id, p
+                        "{field} contains task {id}_{p}, which is not a task of the group's topology."
                     )));
                 }
             }
@@ -470,7 +469,7 @@ fn reported_tasks(
     }
     owned_lists(req).and_then(|(a, s, w)| {
         let m = group.and_then(|g| g.members.get(member_id))?;
-        (!wire_equals(a, s, w, &m.runtime.reported)).then(|| TasksTuple::from_wire(a, s, w))
+        (!wire_equals(a, s, w, &m.runtime.reported)).then(|| TasksTuple::from_lists(a, s, w))
     })
 }
 

@@ -72,9 +72,9 @@ pub fn join_request(
         member_epoch: 0,
         rebalance_timeout_ms: 30_000,
         topology: Some(topology),
-        active_tasks: Some(vec![]),
-        standby_tasks: Some(vec![]),
-        warmup_tasks: Some(vec![]),
+        active_tasks: Some(vec![].into()),
+        standby_tasks: Some(vec![].into()),
+        warmup_tasks: Some(vec![].into()),
         ..Default::default()
     }
 }
@@ -132,9 +132,9 @@ impl Client {
                 group_id: self.group.clone(),
                 member_id: self.member_id.clone(),
                 member_epoch: self.epoch,
-                active_tasks: Some(self.active.clone()),
-                standby_tasks: Some(self.standby.clone()),
-                warmup_tasks: Some(self.warmup.clone()),
+                active_tasks: Some(self.active.clone().into()),
+                standby_tasks: Some(self.standby.clone().into()),
+                warmup_tasks: Some(self.warmup.clone().into()),
                 ..Default::default()
             }
         };

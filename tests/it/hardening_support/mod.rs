@@ -228,13 +228,13 @@ impl Client {
             ..Default::default()
         };
         if joining {
-            r.active_tasks = Some(vec![]);
-            r.standby_tasks = Some(vec![]);
-            r.warmup_tasks = Some(vec![]);
+            r.active_tasks = Some(vec![].into());
+            r.standby_tasks = Some(vec![].into());
+            r.warmup_tasks = Some(vec![].into());
         } else {
-            r.active_tasks = Some(owned.0.clone());
-            r.standby_tasks = Some(owned.1.clone());
-            r.warmup_tasks = Some(owned.2.clone());
+            r.active_tasks = Some(owned.0.clone().into());
+            r.standby_tasks = Some(owned.1.clone().into());
+            r.warmup_tasks = Some(owned.2.clone().into());
         }
         if let Some(lag) = self.lag.filter(|_| !joining) {
             let all = owned.0.iter().chain(&owned.1).chain(&owned.2);
@@ -566,9 +566,9 @@ impl World {
                     rebalance_timeout_ms: 30_000,
                     topology: Some(t),
                     process_id: process.clone(),
-                    active_tasks: Some(vec![]),
-                    standby_tasks: Some(vec![]),
-                    warmup_tasks: Some(vec![]),
+                    active_tasks: Some(vec![].into()),
+                    standby_tasks: Some(vec![].into()),
+                    warmup_tasks: Some(vec![].into()),
                     ..Default::default()
                 };
                 let exists = self.a.streams_group(GROUP).is_some();

@@ -81,9 +81,9 @@ pub fn heartbeat_request() -> StreamsGroupHeartbeatRequest {
         rack_id: Some("rack-a".into()),
         rebalance_timeout_ms: 30_000,
         topology: Some(topology()),
-        active_tasks: Some(vec![tasks("0", &[0, 2, i32::MAX]), tasks("1-ü", &[])]),
-        standby_tasks: Some(vec![tasks("0", &[1])]),
-        warmup_tasks: Some(vec![tasks("1-ü", &[3, 4])]),
+        active_tasks: Some(vec![tasks("0", &[0, 2, i32::MAX]), tasks("1-ü", &[])].into()),
+        standby_tasks: Some(vec![tasks("0", &[1])].into()),
+        warmup_tasks: Some(vec![tasks("1-ü", &[3, 4])].into()),
         process_id: Some("process-1".into()),
         user_endpoint: Some(Endpoint {
             host: "streams-1.example".into(),
@@ -110,9 +110,9 @@ pub fn join_request() -> StreamsGroupHeartbeatRequest {
         member_epoch: 0,
         rebalance_timeout_ms: 1,
         topology: Some(topology()),
-        active_tasks: Some(vec![]),
-        standby_tasks: Some(vec![]),
-        warmup_tasks: Some(vec![]),
+        active_tasks: Some(vec![].into()),
+        standby_tasks: Some(vec![].into()),
+        warmup_tasks: Some(vec![].into()),
         ..Default::default()
     }
 }
