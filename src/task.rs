@@ -129,7 +129,8 @@ impl TaskSet {
     /// increasing, none empty).
     fn from_runs<'r>(runs: impl Iterator<Item = (Arc<str>, &'r [i32])>, size: usize) -> Self {
         let mut set = TaskSet {
-            runs: Vec::with_capacity(runs.size_hint().0),
+            // The upper bound: a filtered iterator's lower one is 0.
+            runs: Vec::with_capacity(runs.size_hint().1.unwrap_or(0)),
             partitions: Vec::with_capacity(size),
         };
         for (s, ps) in runs {
@@ -168,15 +169,11 @@ impl TaskSet {
 
     /// From the wire form; duplicates collapse.
     pub fn from_task_ids(ids: &[TaskIds]) -> Self {
-        Self::from_entries(
+        Self::normalized(
             ids.iter()
-                .map(|t| (t.subtopology_id.as_str(), t.partitions.as_slice())),
+                .map(|t| (Arc::from(t.subtopology_id.as_str()), t.partitions.clone()))
+                .collect(),
         )
-    }
-
-    /// From wire entries (subtopology id, partitions) in any order; duplicates collapse.
-    pub fn from_entries<'a>(entries: impl Iterator<Item = (&'a str, &'a [i32])>) -> Self {
-        Self::normalized(entries.map(|(s, ps)| (Arc::from(s), ps.to_vec())).collect())
     }
 
     /// From a flat wire list, ids shared through `ids`. A list already in the set's
@@ -223,10 +220,9 @@ impl TaskSet {
             prev = Some(rank);
             size += ps.len();
         }
-        // Every index was checked above: `map`, so that `from_runs` knows the count.
         let with_ids = entries
             .iter()
-            .map(|&(id, ps)| (ids.get(id).cloned().unwrap_or_else(|| Arc::from("")), ps));
+            .filter_map(|&(id, ps)| ids.get(id).map(|s| (s.clone(), ps)));
         Some(if in_form {
             Self::from_runs(with_ids, size)
         } else {

@@ -1,7 +1,7 @@
 //! A member's tasks in their three roles (Kafka's `TasksTuple`).
 
 use crate::protocol::{TaskIds, TaskList};
-use crate::task::TaskSet;
+use crate::task::{SharedIds, TaskSet};
 
 /// The role a task is held in. A process never holds one task in two roles at once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -31,12 +31,13 @@ impl TasksTuple {
         }
     }
 
-    /// From a request's three owned lists.
+    /// From a request's three owned lists (one shared id per subtopology).
     pub fn from_lists(active: &TaskList, standby: &TaskList, warmup: &TaskList) -> Self {
+        let mut ids = SharedIds::default();
         TasksTuple {
-            active: TaskSet::from_entries(active.iter()),
-            standby: TaskSet::from_entries(standby.iter()),
-            warmup: TaskSet::from_entries(warmup.iter()),
+            active: TaskSet::from_task_list(active, &mut ids),
+            standby: TaskSet::from_task_list(standby, &mut ids),
+            warmup: TaskSet::from_task_list(warmup, &mut ids),
         }
     }
 
@@ -132,7 +133,7 @@ fn list_equals(list: &TaskList, set: &TaskSet) -> bool {
     if canonical {
         same && runs.next().is_none()
     } else {
-        &TaskSet::from_entries(list.iter()) == set
+        &TaskSet::from_task_list(list, &mut SharedIds::default()) == set
     }
 }
 
