@@ -18,6 +18,18 @@ use wasm_bindgen::prelude::*;
 // per member: its id's string index, then for active, standby and warm-up: run count,
 // per run: subtopology id's string index, partition count, partitions.
 #[wasm_bindgen(inline_js = r#"
+// One role's list: `list` holds its run count; returns the cursor. A cursor local to
+// each call (a closure's would live in a context object: slower on every read).
+function runs(ints, i, strings, list) {
+  for (let r = 0; r < list.length; r++) {
+    const subtopologyId = strings[ints[i++]];
+    const partitions = new Array(ints[i++]);
+    for (let p = 0; p < partitions.length; p++) partitions[p] = ints[i++];
+    list[r] = { subtopologyId, partitions };
+  }
+  return i;
+}
+
 export function assignmentObject(text, ints) {
   let i = 0, at = 0;
   const strings = new Array(ints[i++]);
@@ -26,20 +38,16 @@ export function assignmentObject(text, ints) {
     strings[k] = text.slice(at, end);
     at = end;
   }
-  const roles = () => {
-    const list = new Array(ints[i++]);
-    for (let r = 0; r < list.length; r++) {
-      const subtopologyId = strings[ints[i++]];
-      const partitions = new Array(ints[i++]);
-      for (let p = 0; p < partitions.length; p++) partitions[p] = ints[i++];
-      list[r] = { subtopologyId, partitions };
-    }
-    return list;
-  };
   const members = {};
   for (let n = ints[i++]; n > 0; n--) {
     const id = strings[ints[i++]];
-    const value = { activeTasks: roles(), standbyTasks: roles(), warmupTasks: roles() };
+    const activeTasks = new Array(ints[i++]);
+    i = runs(ints, i, strings, activeTasks);
+    const standbyTasks = new Array(ints[i++]);
+    i = runs(ints, i, strings, standbyTasks);
+    const warmupTasks = new Array(ints[i++]);
+    i = runs(ints, i, strings, warmupTasks);
+    const value = { activeTasks, standbyTasks, warmupTasks };
     // An own property even for "__proto__", as JSON.parse makes it.
     if (id === "__proto__") {
       Object.defineProperty(members, id, { value, enumerable: true, writable: true, configurable: true });

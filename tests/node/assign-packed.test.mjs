@@ -223,3 +223,76 @@ test("assignmentQuality reads a packed spec as it reads the JSON text", () => {
     );
   }
 });
+
+// The packer writes into one buffer kept between calls; user code that runs while a
+// spec is packed (a getter read for the member's copy, a toJSON met by JSON.stringify)
+// and calls assign() itself must not write into the buffer the outer call still holds.
+test("assign() called from a getter or toJSON while a spec is packed leaves both answers intact", () => {
+  const check = (outer, inner, viaGetter, what) => {
+    const innerExpected = outcome(() => assign("sticky", JSON.stringify(inner)));
+    const seen = [];
+    const reenter = () => seen.push(outcome(() => assign("sticky", inner)));
+    const m = outer.members[outer.members.length - 1];
+    if (viaGetter) {
+      // Read for the last member's copy, after every list is in the buffer.
+      const processId = m.processId;
+      Object.defineProperty(m, "processId", {
+        get: () => {
+          reenter();
+          return processId;
+        },
+        enumerable: true,
+        configurable: true,
+      });
+      m.activeTasks ??= [];
+    } else {
+      // Met by JSON.stringify once packLists is done.
+      const tags = [{ key: "zone", value: "a" }];
+      tags.toJSON = () => {
+        reenter();
+        return [{ key: "zone", value: "a" }];
+      };
+      m.clientTags = tags;
+    }
+    const expected = outcome(() => assign("sticky", JSON.stringify(outer)));
+    seen.length = 0;
+    assert.deepEqual(
+      outcome(() => assign("sticky", outer)),
+      expected,
+      what,
+    );
+    assert.ok(seen.length > 0, `${what}: the nested call ran`);
+    for (const s of seen) assert.deepEqual(s, innerExpected, `${what}: the nested call`);
+  };
+  const owners = (ids, parts) => ({
+    subtopologies: [{ subtopologyId: "s0", numPartitions: 8, stateful: true }],
+    members: ids.map((memberId, i) => ({
+      memberId,
+      processId: `p${i}`,
+      activeTasks: [{ subtopologyId: "s0", partitions: parts[i] }],
+    })),
+  });
+  for (const viaGetter of [true, false]) {
+    check(
+      owners(
+        ["a", "b", "c"],
+        [
+          [0, 1, 2],
+          [3, 4],
+          [5, 6, 7],
+        ],
+      ),
+      owners(["x", "y", "z"], [[7], [6], [5, 4, 3, 2, 1, 0]]),
+      viaGetter,
+      viaGetter ? "by hand, a getter" : "by hand, toJSON",
+    );
+  }
+  const r = rng(1072);
+  const owning = () => {
+    for (;;) {
+      const s = randomSpec(r);
+      if (s.members.some((m) => m.activeTasks?.some((e) => e.partitions.length > 0))) return s;
+    }
+  };
+  for (let c = 0; c < 40; c++) check(owning(), owning(), c % 2 === 0, `case ${c}`);
+});
