@@ -14,9 +14,10 @@ use wasm_bindgen::prelude::*;
 // The result object is built in JS from one flat buffer: a result is mostly partition
 // numbers, and building it from Rust call by call, or through JSON text and
 // `JSON.parse`, costs 3-4x more on 1 000 x 100 000 (BENCHMARKS.md "The JS boundary").
-// Layout: string count, each string's length (UTF-16 units) in `text`; member count,
-// per member: its id's string index, then for active, standby and warm-up: run count,
-// per run: subtopology id's string index, partition count, partitions.
+// Layout: where the string table starts; member count, per member: its id's string
+// index, then for active, standby and warm-up: run count, per run: subtopology id's
+// string index, partition count, partitions; then the string table: string count,
+// each string's length (UTF-16 units) in `text`.
 #[wasm_bindgen(inline_js = r#"
 // One role's list: `list` holds its run count; returns the cursor. A cursor local to
 // each call (a closure's would live in a context object: slower on every read).
@@ -31,13 +32,14 @@ function runs(ints, i, strings, list) {
 }
 
 export function assignmentObject(text, ints) {
-  let i = 0, at = 0;
+  let i = ints[0], at = 0;
   const strings = new Array(ints[i++]);
   for (let k = 0; k < strings.length; k++) {
     const end = at + ints[i++];
     strings[k] = text.slice(at, end);
     at = end;
   }
+  i = 1;
   const members = {};
   for (let n = ints[i++]; n > 0; n--) {
     const id = strings[ints[i++]];
@@ -76,30 +78,45 @@ fn assignment_object(a: &GroupAssignment) -> JsValue {
         lengths.push(s.encode_utf16().count() as u32);
         i
     };
-    let mut body: Vec<u32> = vec![a.members.len() as u32];
+    let mut body: Vec<u32> = vec![0, a.members.len() as u32];
     // Keyed by where the id lies: the assignors share one id per subtopology, so this
     // finds each once without hashing its text (SipHash per entry was most of the
     // encoding on 1 000 x 10 000). Equal text at two places is written twice: harmless.
     let mut seen: BTreeMap<(usize, usize), u32> = BTreeMap::new();
+    // In front of it, a direct-mapped cache by address: the BTreeMap's search per entry
+    // was most of this function on 1 000 x 100 000 (100 000 entries).
+    let mut recent = [(0usize, 0usize, 0u32); 256];
     for (id, m) in &a.members {
         body.push(string(id, &mut text));
         for set in [&m.active, &m.standby, &m.warmup] {
             body.push(set.subtopologies().count() as u32);
             for (sub, parts) in set.subtopologies() {
-                let k = *seen
-                    .entry((sub.as_ptr() as usize, sub.len()))
-                    .or_insert_with(|| string(sub, &mut text));
+                let key = (sub.as_ptr() as usize, sub.len());
+                let k = match recent.get_mut((key.0 >> 4) & 255) {
+                    Some(&mut (at, len, k)) if (at, len) == key => k,
+                    slot => {
+                        let k = *seen.entry(key).or_insert_with(|| string(sub, &mut text));
+                        if let Some(slot) = slot {
+                            *slot = (key.0, key.1, k);
+                        }
+                        k
+                    }
+                };
                 body.push(k);
                 body.push(parts.len() as u32);
                 body.extend(parts.iter().map(|p| p.unsigned_abs()));
             }
         }
     }
-    let mut ints = Vec::with_capacity(1 + lengths.len() + body.len());
-    ints.push(lengths.len() as u32);
-    ints.extend(&lengths);
-    ints.extend(body);
-    assignment_object_js(&text, &ints)
+    // The string table goes after the body (its place in the first slot): no copy of
+    // the body to put it in front.
+    let table = body.len() as u32;
+    if let Some(first) = body.first_mut() {
+        *first = table;
+    }
+    body.push(lengths.len() as u32);
+    body.extend(&lengths);
+    assignment_object_js(&text, &body)
 }
 
 fn name_of(v: &JsValue) -> Result<String, JsValue> {
