@@ -25,8 +25,15 @@
 //               (AssignIoFloor.run, decode and a result computed once, less decode)
 // and the quality figures of the output (assignmentQuality with the config) beside
 // Kafka's on the same case (see benches/assignors.rs for how those were obtained).
+//
+// --against DIR: this package against another build of it (DIR/pkg/node.cjs, e.g. a
+// copy of pkg/ from before a change), both loaded in this process and called in turn
+// on each case, so that the host's slow and fast phases fall on both alike (on the
+// project's VM one build's median moved by up to 1.8x between runs, and by 1.5x
+// between stretches of one run). Prints both medians, p25 and minimums, and the ratio.
 import { createRequire } from "node:module";
 import os from "node:os";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
 
 const require = createRequire(import.meta.url);
@@ -38,6 +45,8 @@ const GRID = args.includes("--grid") || args.includes("--full");
 const QUALITY_ONLY = args.includes("--quality");
 const filterAt = args.indexOf("--filter");
 const FILTER = filterAt >= 0 ? args[filterAt + 1] : null;
+const againstAt = args.indexOf("--against");
+const AGAINST = againstAt >= 0 ? require(path.resolve(args[againstAt + 1], "pkg/node.cjs")) : null;
 const END_OFFSET = 1_000_000;
 const KINDS = ["initial", "leave", "join", "replace"];
 
@@ -247,6 +256,63 @@ function split(assignor, spec, config) {
   };
 }
 
+/** Both builds' assign() on one input, called in turn for about `budgetMs`. */
+function timeBoth(fnA, fnB, budgetMs = 3000) {
+  const a = [];
+  const b = [];
+  const start = performance.now();
+  for (let r = 0; r < 20 || (performance.now() - start < budgetMs && a.length < 2000); r++) {
+    // Alternate which goes first, so that neither always runs after the other's garbage.
+    for (const [fn, into] of r % 2 === 0
+      ? [
+          [fnA, a],
+          [fnB, b],
+        ]
+      : [
+          [fnB, b],
+          [fnA, a],
+        ]) {
+      const t = performance.now();
+      fn();
+      if (r >= 10) into.push(performance.now() - t);
+    }
+  }
+  const at = (s, q) => s[Math.floor(q * (s.length - 1))];
+  return [a, b].map((s) => {
+    s.sort((x, y) => x - y);
+    return { median: at(s, 0.5), p25: at(s, 0.25), min: s[0], n: s.length };
+  });
+}
+
+function against() {
+  console.log(
+    `| case | this median ms | other median ms | this / other (median) | this / other (p25) | this / other (min) | calls each |`,
+  );
+  console.log("|---|---|---|---|---|---|---|");
+  for (const base of grid()) {
+    const runs = [["sticky", base]];
+    if (base.kind !== "initial") runs.push(["sticky", { ...base, offsets: true }]);
+    runs.push(["highly_available", { ...base, offsets: true }]);
+    for (const [assignor, c] of runs) {
+      const name = label(assignor, c);
+      if (FILTER && !(FILTER.endsWith("$") ? name === FILTER.slice(0, -1) : name.includes(FILTER))) continue;
+      const { spec, config } = group(assignor, c);
+      if (JSON.stringify(assign(assignor, spec, config)) !== JSON.stringify(AGAINST.assign(assignor, spec, config))) {
+        console.log(`| ${name} | the two builds assign differently: not compared | | | | | |`);
+        continue;
+      }
+      const [ours, theirs] = timeBoth(
+        () => assign(assignor, spec, config),
+        () => AGAINST.assign(assignor, spec, config),
+      );
+      const r = (k) => (ours[k] / theirs[k]).toFixed(2);
+      console.log(
+        `| ${name} | ${f(ours.median)} | ${f(theirs.median)} | ${r("median")} | ${r("p25")} | ${r("min")} | ${ours.n} |`,
+      );
+    }
+  }
+}
+
 const f = (x) => (x === null || Number.isNaN(x) ? "-" : x < 1 ? x.toFixed(3) : x.toFixed(2));
 const mm = ([mean, max]) => `${mean.toFixed(2)} / ${max}`;
 const landing = ([landed, total]) => (total === 0 ? "-" : `${landed} of ${total}`);
@@ -254,6 +320,11 @@ const [l1, l5, l15] = os.loadavg();
 console.log(
   `node ${process.version}, ${new Date().toISOString()}, load average ${l1.toFixed(2)} ${l5.toFixed(2)} ${l15.toFixed(2)}`,
 );
+if (AGAINST) {
+  against();
+  console.log(`load average at the end ${os.loadavg()[0].toFixed(2)}`);
+  process.exit(0);
+}
 console.log(
   "| case | median ms | min ms | Kafka ms | Kafka / ours | JS in | decode | assignment | out | spread (Kafka) | standby spread (Kafka) | moved / minimum | fan-out mean (Kafka) | warm landing (Kafka) | unfilled |",
 );
