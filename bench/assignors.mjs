@@ -261,7 +261,7 @@ function timeBoth(fnA, fnB, budgetMs = 3000) {
   const a = [];
   const b = [];
   const start = performance.now();
-  for (let r = 0; r < 20 || (performance.now() - start < budgetMs && a.length < 2000); r++) {
+  for (let r = 0; r < 40 || (performance.now() - start < budgetMs && a.length < 2000); r++) {
     // Alternate which goes first, so that neither always runs after the other's garbage.
     for (const [fn, into] of r % 2 === 0
       ? [
