@@ -239,6 +239,21 @@ function grid() {
   return out;
 }
 
+/** The grid's runs that --filter selects: each case with sticky (and, on reassignments,
+ * sticky with offsets too) and highly_available with offsets. */
+function* cases() {
+  for (const base of grid()) {
+    const runs = [["sticky", base]];
+    if (base.kind !== "initial") runs.push(["sticky", { ...base, offsets: true }]);
+    runs.push(["highly_available", { ...base, offsets: true }]);
+    for (const [assignor, c] of runs) {
+      const name = label(assignor, c);
+      if (FILTER && !(FILTER.endsWith("$") ? name === FILTER.slice(0, -1) : name.includes(FILTER))) continue;
+      yield { assignor, c, name };
+    }
+  }
+}
+
 /** Where the time of one assign() goes: the parts, each timed on its own. */
 function split(assignor, spec, config) {
   const floor = new AssignIoFloor(assignor, spec, config);
@@ -289,27 +304,20 @@ function against() {
     `| case | this median ms | other median ms | this / other (median) | this / other (p25) | this / other (min) | calls each |`,
   );
   console.log("|---|---|---|---|---|---|---|");
-  for (const base of grid()) {
-    const runs = [["sticky", base]];
-    if (base.kind !== "initial") runs.push(["sticky", { ...base, offsets: true }]);
-    runs.push(["highly_available", { ...base, offsets: true }]);
-    for (const [assignor, c] of runs) {
-      const name = label(assignor, c);
-      if (FILTER && !(FILTER.endsWith("$") ? name === FILTER.slice(0, -1) : name.includes(FILTER))) continue;
-      const { spec, config } = group(assignor, c);
-      if (JSON.stringify(assign(assignor, spec, config)) !== JSON.stringify(AGAINST.assign(assignor, spec, config))) {
-        console.log(`| ${name} | the two builds assign differently: not compared | | | | | |`);
-        continue;
-      }
-      const [ours, theirs] = timeBoth(
-        () => assign(assignor, spec, config),
-        () => AGAINST.assign(assignor, spec, config),
-      );
-      const r = (k) => (ours[k] / theirs[k]).toFixed(2);
-      console.log(
-        `| ${name} | ${f(ours.median)} | ${f(theirs.median)} | ${r("median")} | ${r("p25")} | ${r("min")} | ${ours.n} |`,
-      );
+  for (const { assignor, c, name } of cases()) {
+    const { spec, config } = group(assignor, c);
+    if (JSON.stringify(assign(assignor, spec, config)) !== JSON.stringify(AGAINST.assign(assignor, spec, config))) {
+      console.log(`| ${name} | the two builds assign differently: not compared | | | | | |`);
+      continue;
     }
+    const [ours, theirs] = timeBoth(
+      () => assign(assignor, spec, config),
+      () => AGAINST.assign(assignor, spec, config),
+    );
+    const r = (k) => (ours[k] / theirs[k]).toFixed(2);
+    console.log(
+      `| ${name} | ${f(ours.median)} | ${f(theirs.median)} | ${r("median")} | ${r("p25")} | ${r("min")} | ${ours.n} |`,
+    );
   }
 }
 
@@ -329,48 +337,41 @@ console.log(
   "| case | median ms | min ms | Kafka ms | Kafka / ours | JS in | decode | assignment | out | spread (Kafka) | standby spread (Kafka) | moved / minimum | fan-out mean (Kafka) | warm landing (Kafka) | unfilled |",
 );
 console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
-for (const base of grid()) {
-  const runs = [["sticky", base]];
-  if (base.kind !== "initial") runs.push(["sticky", { ...base, offsets: true }]);
-  runs.push(["highly_available", { ...base, offsets: true }]);
-  for (const [assignor, c] of runs) {
-    const name = label(assignor, c);
-    if (FILTER && !(FILTER.endsWith("$") ? name === FILTER.slice(0, -1) : name.includes(FILTER))) continue;
-    const { spec, config } = group(assignor, c);
-    const result = assign(assignor, spec, config);
-    const q = assignmentQuality(spec, result, config);
-    const k = kafka(c);
-    let t = { median: NaN, min: NaN };
-    let s = { jsIn: NaN, wasmIn: NaN, out: NaN, floor: NaN };
-    if (!QUALITY_ONLY) {
-      t = time(() => assign(assignor, spec, config));
-      s = split(assignor, spec, config);
-    }
-    const withKafka = (ours, theirs) => (k ? `${ours} (${theirs})` : ours);
-    const fan = q.standbyFanOut;
-    const landed = q.orphanedStatefulToStandby;
-    console.log(
-      [
-        "",
-        name,
-        f(t.median),
-        f(t.min),
-        k ? k.ms : "",
-        k && !QUALITY_ONLY ? `${(k.ms / t.median).toFixed(1)}x` : "",
-        f(s.jsIn),
-        f(s.wasmIn),
-        f(Math.max(0, t.min - s.floor)),
-        f(s.out),
-        withKafka(mm([q.subtopologySpread.mean, q.subtopologySpread.max]), k ? mm(k.spread) : ""),
-        withKafka(mm([q.standbySubtopologySpread.mean, q.standbySubtopologySpread.max]), k ? mm(k.standbySpread) : ""),
-        `${q.activeTasksMoved} / ${q.activeTasksMovedMinimum}`,
-        withKafka(fan.mean.toFixed(1), k ? k.fan.toFixed(1) : ""),
-        withKafka(landing([landed.landed, landed.total]), k ? landing(k.landed) : ""),
-        q.standbysUnfilled,
-        "",
-      ]
-        .join(" | ")
-        .trim(),
-    );
+for (const { assignor, c, name } of cases()) {
+  const { spec, config } = group(assignor, c);
+  const result = assign(assignor, spec, config);
+  const q = assignmentQuality(spec, result, config);
+  const k = kafka(c);
+  let t = { median: NaN, min: NaN };
+  let s = { jsIn: NaN, wasmIn: NaN, out: NaN, floor: NaN };
+  if (!QUALITY_ONLY) {
+    t = time(() => assign(assignor, spec, config));
+    s = split(assignor, spec, config);
   }
+  const withKafka = (ours, theirs) => (k ? `${ours} (${theirs})` : ours);
+  const fan = q.standbyFanOut;
+  const landed = q.orphanedStatefulToStandby;
+  console.log(
+    [
+      "",
+      name,
+      f(t.median),
+      f(t.min),
+      k ? k.ms : "",
+      k && !QUALITY_ONLY ? `${(k.ms / t.median).toFixed(1)}x` : "",
+      f(s.jsIn),
+      f(s.wasmIn),
+      f(Math.max(0, t.min - s.floor)),
+      f(s.out),
+      withKafka(mm([q.subtopologySpread.mean, q.subtopologySpread.max]), k ? mm(k.spread) : ""),
+      withKafka(mm([q.standbySubtopologySpread.mean, q.standbySubtopologySpread.max]), k ? mm(k.standbySpread) : ""),
+      `${q.activeTasksMoved} / ${q.activeTasksMovedMinimum}`,
+      withKafka(fan.mean.toFixed(1), k ? k.fan.toFixed(1) : ""),
+      withKafka(landing([landed.landed, landed.total]), k ? landing(k.landed) : ""),
+      q.standbysUnfilled,
+      "",
+    ]
+      .join(" | ")
+      .trim(),
+  );
 }
