@@ -29,7 +29,7 @@
 // --against DIR: this package against another build of it (DIR/pkg/node.cjs, e.g. a
 // copy of pkg/ from before a change), both loaded in this process and called in turn
 // on each case, so that the host's slow and fast phases fall on both alike (on the
-// project's VM one build's median moved by up to 1.8x between runs, and by 1.5x
+// project's VM one build's median moved by up to 1.8x between runs, and by 2x
 // between stretches of one run). Prints both medians, p25 and minimums, and the ratio.
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -275,18 +275,14 @@ function split(assignor, spec, config) {
 function timeBoth(fnA, fnB, budgetMs = 3000) {
   const a = [];
   const b = [];
+  const both = [
+    [fnA, a],
+    [fnB, b],
+  ];
   const start = performance.now();
   for (let r = 0; r < 40 || (performance.now() - start < budgetMs && a.length < 2000); r++) {
     // Alternate which goes first, so that neither always runs after the other's garbage.
-    for (const [fn, into] of r % 2 === 0
-      ? [
-          [fnA, a],
-          [fnB, b],
-        ]
-      : [
-          [fnB, b],
-          [fnA, a],
-        ]) {
+    for (const [fn, into] of r % 2 === 0 ? both : [...both].reverse()) {
       const t = performance.now();
       fn();
       if (r >= 10) into.push(performance.now() - t);
