@@ -1,5 +1,6 @@
 // Assignor benchmarks for the wasm build under Node (BENCHMARKS.md, "Assignors").
 //   scripts/build-wasm.sh && node bench/assignors.mjs [--grid] [--filter TEXT] [--quality]
+//     [--kafka DIR | --against DIR]
 // The cases of benches/assignors.rs (shared/bench/INPUTS.md and issue 11), built the
 // same way: S subtopologies `topic-i_subtopology` of P partitions (even i stateful),
 // members `member-i` in process `process-(i div K)`, standby 0 or 1, and one of
@@ -26,6 +27,13 @@
 // and the quality figures of the output (assignmentQuality with the config) beside
 // Kafka's on the same case (see benches/assignors.rs for how those were obtained).
 //
+// --kafka DIR: Kafka's figures measured in this run instead of INPUTS.md's. DIR is an
+// Apache Kafka source tree (a checkout, or a git directory without a work tree); its
+// StickyTaskAssignor is compiled with javac and run, each case just before ours, on
+// the same inputs (bench/kafka/run.mjs, bench/kafka/KafkaAssign.java): Kafka's median
+// after a 3 s warm-up, and the quality figures of its output, computed here by
+// assignmentQuality on its own input (its previous assignment is its own initial one).
+//
 // --against DIR: this package against another build of it (DIR/pkg/node.cjs, e.g. a
 // copy of pkg/ from before a change), both loaded in this process and called in turn
 // on each case, so that the host's slow and fast phases fall on both alike (on the
@@ -35,6 +43,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { buildKafka, runKafka } from "./kafka/run.mjs";
 
 const require = createRequire(import.meta.url);
 const pkg = require("../pkg/node.cjs");
@@ -47,6 +56,8 @@ const filterAt = args.indexOf("--filter");
 const FILTER = filterAt >= 0 ? args[filterAt + 1] : null;
 const againstAt = args.indexOf("--against");
 const AGAINST = againstAt >= 0 ? require(path.resolve(args[againstAt + 1], "pkg/node.cjs")) : null;
+const kafkaAt = args.indexOf("--kafka");
+const KAFKA_BUILD = kafkaAt >= 0 ? buildKafka(args[kafkaAt + 1]) : null;
 const END_OFFSET = 1_000_000;
 const KINDS = ["initial", "leave", "join", "replace"];
 
@@ -90,12 +101,30 @@ const KAFKA = [
 
 function kafka(c) {
   if (c.perProcess !== 1 || c.offsets) return null;
+  if (KAFKA_BUILD) return kafkaMeasured(c);
   const row = KAFKA.find(
     (r) => r[0] === c.members && r[1] === c.subtopologies * c.partitions && r[2] === c.standby && r[3] === c.kind,
   );
   if (!row) return null;
   const [, , , , ms, sm, sx, bm, bx, fan, landed, of] = row;
   return { ms, spread: [sm, sx], standbySpread: [bm, bx], fan, landed: [landed, of] };
+}
+
+/** Kafka's assignor on the case, now (--kafka): its time, and the quality figures of
+ * its output computed by assignmentQuality on its own input, as for ours. */
+function kafkaMeasured(c) {
+  const r = runKafka(KAFKA_BUILD, c);
+  const { spec, config } = group("sticky", c, () => r.first);
+  const q = assignmentQuality(spec, r.result, config);
+  return {
+    ms: r.medianMs,
+    spread: [q.subtopologySpread.mean, q.subtopologySpread.max],
+    standbySpread: [q.standbySubtopologySpread.mean, q.standbySubtopologySpread.max],
+    fan: q.standbyFanOut.mean,
+    landed: [q.orphanedStatefulToStandby.landed, q.orphanedStatefulToStandby.total],
+    moved: `${q.activeTasksMoved} / ${q.activeTasksMovedMinimum}`,
+    unfilled: q.standbysUnfilled,
+  };
 }
 
 function label(assignor, c) {
@@ -160,7 +189,9 @@ function reportOffsets(members) {
 
 const byId = (a, b) => (a.memberId < b.memberId ? -1 : a.memberId > b.memberId ? 1 : 0);
 
-function group(assignor, c) {
+/** The case's spec; on reassignments from `first`, the previous assignment (by default
+ * the same assignor's initial one; Kafka's own for Kafka's side, as INPUTS.md says). */
+function group(assignor, c, first = (spec, config) => assign(assignor, spec, config)) {
   const config = { numStandbyReplicas: c.standby };
   const n = c.kind === "join" ? c.members - 1 : c.members;
   let members = Array.from({ length: n }, (_, i) => ({
@@ -169,9 +200,9 @@ function group(assignor, c) {
   })).sort(byId);
   const spec = { subtopologies: subtopologies(c), members, groupTopologyEpoch: 0 };
   if (c.kind === "initial") return { spec, config };
-  const first = assign(assignor, spec, config);
+  const previous = first(spec, config);
   for (const m of members) {
-    const a = first.members[m.memberId];
+    const a = previous.members[m.memberId];
     m.activeTasks = a.activeTasks;
     m.standbyTasks = a.standbyTasks;
     m.warmupTasks = a.warmupTasks;
@@ -330,7 +361,12 @@ if (AGAINST) {
   process.exit(0);
 }
 console.log(
-  "| case | median ms | min ms | Kafka ms | Kafka / ours | JS in | decode | assignment | out | spread (Kafka) | standby spread (Kafka) | moved / minimum | fan-out mean (Kafka) | warm landing (Kafka) | unfilled |",
+  KAFKA_BUILD
+    ? `Kafka: StickyTaskAssignor measured in this run before ours on each case (source ${KAFKA_BUILD.commit ?? "work tree"}, ${KAFKA_BUILD.java}, bench/kafka/run.mjs)`
+    : "Kafka: the figures of shared/bench/INPUTS.md (2026-12-01); --kafka DIR measures them in this run",
+);
+console.log(
+  "| case | median ms | min ms | Kafka ms | Kafka / ours | JS in | decode | assignment | out | spread (Kafka) | standby spread (Kafka) | moved / minimum (Kafka) | fan-out mean (Kafka) | warm landing (Kafka) | unfilled (Kafka) |",
 );
 console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const { assignor, c, name } of cases()) {
@@ -353,7 +389,7 @@ for (const { assignor, c, name } of cases()) {
       name,
       f(t.median),
       f(t.min),
-      k ? k.ms : "",
+      k ? f(k.ms) : "",
       k && !QUALITY_ONLY ? `${(k.ms / t.median).toFixed(1)}x` : "",
       f(s.jsIn),
       f(s.wasmIn),
@@ -361,10 +397,12 @@ for (const { assignor, c, name } of cases()) {
       f(s.out),
       withKafka(mm([q.subtopologySpread.mean, q.subtopologySpread.max]), k ? mm(k.spread) : ""),
       withKafka(mm([q.standbySubtopologySpread.mean, q.standbySubtopologySpread.max]), k ? mm(k.standbySpread) : ""),
-      `${q.activeTasksMoved} / ${q.activeTasksMovedMinimum}`,
+      k?.moved
+        ? withKafka(`${q.activeTasksMoved} / ${q.activeTasksMovedMinimum}`, k.moved)
+        : `${q.activeTasksMoved} / ${q.activeTasksMovedMinimum}`,
       withKafka(fan.mean.toFixed(1), k ? k.fan.toFixed(1) : ""),
       withKafka(landing([landed.landed, landed.total]), k ? landing(k.landed) : ""),
-      q.standbysUnfilled,
+      k?.unfilled === undefined ? q.standbysUnfilled : withKafka(q.standbysUnfilled, k.unfilled),
       "",
     ]
       .join(" | ")
