@@ -87,8 +87,8 @@ public final class KafkaAssign {
         int partitions = Integer.parseInt(args[2]);
         int standbys = Integer.parseInt(args[3]);
         String kind = args[4];
-        long warmupMs = args.length > 5 ? Long.parseLong(args[5]) : 3000;
-        long measureMs = args.length > 6 ? Long.parseLong(args[6]) : 3000;
+        long warmupMs = args.length > 5 ? Long.parseLong(args[5]) : 5000;
+        long measureMs = args.length > 6 ? Long.parseLong(args[6]) : 5000;
 
         Topology topology = Topology.of(subtopologies, partitions);
         Configs configs = new Configs(standbys);

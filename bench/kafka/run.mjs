@@ -76,7 +76,10 @@ export function buildKafka(dir) {
 }
 
 /** One case on Kafka's assignor: { medianMs, minMs, runs, first, result }. */
-export function runKafka(build, c, warmupMs = 3000, measureMs = 3000) {
+// The JVM runs with its default flags, as Kafka's own JMH benchmark (INPUTS.md) does:
+// on this VM no heap or collector setting was faster on every case (tried: fixed 4-8 GB
+// heaps, ParallelGC, a large young generation, pre-touched heap).
+export function runKafka(build, c, warmupMs = 5000, measureMs = 5000) {
   const args = [c.members, c.subtopologies, c.partitions, c.standby, c.kind, warmupMs, measureMs].map(String);
   const text = execFileSync("java", ["-cp", build.classes, "KafkaAssign", ...args], {
     encoding: "utf8",
