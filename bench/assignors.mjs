@@ -58,7 +58,16 @@ const FILTER = filterAt >= 0 ? args[filterAt + 1] : null;
 const againstAt = args.indexOf("--against");
 const AGAINST = againstAt >= 0 ? require(path.resolve(args[againstAt + 1], "pkg/node.cjs")) : null;
 const kafkaAt = args.indexOf("--kafka");
-const KAFKA_BUILD = kafkaAt >= 0 ? buildKafka(args[kafkaAt + 1]) : null;
+const KAFKA_BUILD = kafkaAt >= 0 ? kafkaBuild(args[kafkaAt + 1]) : null;
+
+function kafkaBuild(dir) {
+  try {
+    return buildKafka(dir ?? ".");
+  } catch (e) {
+    console.error(e.message);
+    process.exit(2);
+  }
+}
 const END_OFFSET = 1_000_000;
 const KINDS = ["initial", "leave", "join", "replace"];
 

@@ -37,7 +37,17 @@ const OURS = ["KafkaAssign.java", "org/slf4j/Logger.java", "org/slf4j/LoggerFact
 /** The Kafka sources as [relative path, text], from a work tree or a git directory. */
 function sources(dir) {
   const worktree = fs.existsSync(path.join(dir, ASSIGNOR_DIR));
-  const git = (...a) => execFileSync("git", ["--git-dir", dir, ...a], { encoding: "utf8", maxBuffer: 1 << 26 });
+  const git = (...a) =>
+    execFileSync("git", ["--git-dir", dir, ...a], { encoding: "utf8", maxBuffer: 1 << 26, stdio: "pipe" });
+  if (!worktree) {
+    try {
+      git("cat-file", "-e", `HEAD:${ASSIGNOR_DIR}/StickyTaskAssignor.java`);
+    } catch {
+      throw new Error(
+        `--kafka ${dir}: not an Apache Kafka source tree (no ${ASSIGNOR_DIR}/StickyTaskAssignor.java in it, nor at HEAD of a git directory there)`,
+      );
+    }
+  }
   const list = (d) =>
     worktree
       ? fs
@@ -69,7 +79,12 @@ export function buildKafka(dir) {
       fs.writeFileSync(path.join(src, f), text);
     }
     const all = [...files, ...ours].map(([f]) => path.join(src, f));
-    execFileSync("javac", ["-nowarn", "-d", classes, ...all], { stdio: ["ignore", "inherit", "inherit"] });
+    const javac = spawnSync("javac", ["-nowarn", "-d", classes, ...all], { stdio: ["ignore", "inherit", "inherit"] });
+    if (javac.error || javac.status !== 0) {
+      throw new Error(
+        `--kafka: javac ${javac.error ? `did not run (${javac.error.message}); a JDK 17 or later is needed` : "failed"}`,
+      );
+    }
   }
   const java = spawnSync("java", ["-version"], { encoding: "utf8" }).stderr.split("\n")[0];
   return { classes, commit, java };
