@@ -25,7 +25,7 @@
 //   out         the result: its flat buffer and the result object built from it in JS
 //               (AssignIoFloor.run, decode and a result computed once, less decode)
 // and the quality figures of the output (assignmentQuality with the config) beside
-// Kafka's on the same case (see benches/assignors.rs for how those were obtained).
+// Kafka's on the same case (INPUTS.md's figures; --kafka below reproduces them).
 //
 // --kafka DIR: Kafka's figures measured in this run instead of INPUTS.md's. DIR is an
 // Apache Kafka source tree (a checkout, or a git directory without a work tree); its

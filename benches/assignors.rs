@@ -123,8 +123,9 @@ mod native {
 
     /// Kafka's `StickyTaskAssignor` on the same case (K = 1, no offsets): its median
     /// time (INPUTS.md, Java 17, JIT warm, this machine kind) and the quality figures
-    /// of its output computed by our `quality_with_config` (BENCHMARKS.md says how the
-    /// outputs were obtained): per-subtopology spread of actives and of standbys
+    /// of its output computed by our `quality_with_config` (`node bench/assignors.mjs
+    /// --kafka KAFKA_SRC` runs Kafka's assignor and reproduces them; BENCHMARKS.md):
+    /// per-subtopology spread of actives and of standbys
     /// (mean, max), standby fan-out mean, and the stateful tasks of members that left
     /// landing on a warm standby (landed, total).
     #[derive(Clone, Copy)]
