@@ -125,15 +125,18 @@ function kafka(c) {
 function kafkaMeasured(c) {
   const r = runKafka(KAFKA_BUILD, c);
   const { spec, config } = group("sticky", c, () => r.first);
-  const q = assignmentQuality(spec, r.result, config);
+  return { ms: r.medianMs, min: r.minMs, ...figures(assignmentQuality(spec, r.result, config)) };
+}
+
+/** The quality figures of the table, from assignmentQuality's answer (the shape of
+ * kafka()'s, which INPUTS.md's figures have all of but `moved` and `unfilled`). */
+function figures(q) {
   return {
-    ms: r.medianMs,
-    min: r.minMs,
     spread: [q.subtopologySpread.mean, q.subtopologySpread.max],
     standbySpread: [q.standbySubtopologySpread.mean, q.standbySubtopologySpread.max],
+    moved: [q.activeTasksMoved, q.activeTasksMovedMinimum],
     fan: q.standbyFanOut.mean,
     landed: [q.orphanedStatefulToStandby.landed, q.orphanedStatefulToStandby.total],
-    moved: `${q.activeTasksMoved} / ${q.activeTasksMovedMinimum}`,
     unfilled: q.standbysUnfilled,
   };
 }
@@ -387,7 +390,7 @@ console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const { assignor, c, name } of cases()) {
   const { spec, config } = group(assignor, c);
   const result = assign(assignor, spec, config);
-  const q = assignmentQuality(spec, result, config);
+  const ours = figures(assignmentQuality(spec, result, config));
   const k = kafka(c);
   let t = { median: NaN, min: NaN };
   let s = { jsIn: NaN, wasmIn: NaN, out: NaN, floor: NaN };
@@ -395,9 +398,8 @@ for (const { assignor, c, name } of cases()) {
     t = time(() => assign(assignor, spec, config));
     s = split(assignor, spec, config);
   }
-  const withKafka = (ours, theirs) => (k ? `${ours} (${theirs})` : ours);
-  const fan = q.standbyFanOut;
-  const landed = q.orphanedStatefulToStandby;
+  // Ours, and Kafka's in brackets where it has that figure.
+  const cell = (key, fmt) => (k?.[key] === undefined ? fmt(ours[key]) : `${fmt(ours[key])} (${fmt(k[key])})`);
   console.log(
     [
       "",
@@ -410,14 +412,12 @@ for (const { assignor, c, name } of cases()) {
       f(s.wasmIn),
       f(Math.max(0, t.min - s.floor)),
       f(s.out),
-      withKafka(mm([q.subtopologySpread.mean, q.subtopologySpread.max]), k ? mm(k.spread) : ""),
-      withKafka(mm([q.standbySubtopologySpread.mean, q.standbySubtopologySpread.max]), k ? mm(k.standbySpread) : ""),
-      k?.moved
-        ? withKafka(`${q.activeTasksMoved} / ${q.activeTasksMovedMinimum}`, k.moved)
-        : `${q.activeTasksMoved} / ${q.activeTasksMovedMinimum}`,
-      withKafka(fan.mean.toFixed(1), k ? k.fan.toFixed(1) : ""),
-      withKafka(landing([landed.landed, landed.total]), k ? landing(k.landed) : ""),
-      k?.unfilled === undefined ? q.standbysUnfilled : withKafka(q.standbysUnfilled, k.unfilled),
+      cell("spread", mm),
+      cell("standbySpread", mm),
+      cell("moved", ([moved, minimum]) => `${moved} / ${minimum}`),
+      cell("fan", (x) => x.toFixed(1)),
+      cell("landed", landing),
+      cell("unfilled", String),
       "",
     ]
       .join(" | ")
