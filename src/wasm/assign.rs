@@ -17,8 +17,29 @@ use wasm_bindgen::prelude::*;
 // Layout: where the string table starts; member count, per member: its id's string
 // index, then for active, standby and warm-up: run count, per run: subtopology id's
 // string index, partition count, partitions; then the string table: string count,
-// each string's length (UTF-16 units) in `text`.
+// each string's length (UTF-16 units) in `text`, its top bit set on subtopology ids.
+//
+// Subtopology ids come back as internalized strings (`internalized`): a result is
+// usually the next call's input, and packing it looks each entry's id up in a Map.
+// With sliced strings that lookup compared text, and was most of packing: 1 000 x
+// 10 000 after one member leaves, assign() 3.0-3.4 ms fed sliced ids, 2.8-3.0 fed
+// internalized ones (BENCHMARKS.md "Assignors").
 #[wasm_bindgen(inline_js = r#"
+// The internalized copy of each subtopology id seen, across calls: one lookup per id
+// and call, not per entry. Bounded: cleared when full (ids of many groups).
+const known = new Map();
+const MAX_KNOWN = 1 << 14;
+function internalized(s) {
+  let v = known.get(s);
+  if (v === undefined) {
+    if (known.size >= MAX_KNOWN) known.clear();
+    // A property key is internalized: take it back out.
+    v = Object.keys({ [s]: 0 })[0];
+    known.set(v, v);
+  }
+  return v;
+}
+
 // One role's list: `list` holds its run count; returns the cursor. A cursor local to
 // each call (a closure's would live in a context object: slower on every read).
 function runs(ints, i, strings, list) {
@@ -35,8 +56,10 @@ export function assignmentObject(text, ints) {
   let i = ints[0], at = 0;
   const strings = new Array(ints[i++]);
   for (let k = 0; k < strings.length; k++) {
-    const end = at + ints[i++];
-    strings[k] = text.slice(at, end);
+    const length = ints[i++];
+    const end = at + (length & 0x7fffffff);
+    const s = text.slice(at, end);
+    strings[k] = length > 0x7fffffff ? internalized(s) : s;
     at = end;
   }
   i = 1;
@@ -72,10 +95,15 @@ fn assignment_object(a: &GroupAssignment) -> JsValue {
     let mut text = String::new();
     let mut lengths: Vec<u32> = Vec::new();
     // Member ids are unique; each subtopology id is written once (`seen`).
-    let mut string = |s: &str, text: &mut String| -> u32 {
+    let mut string = |s: &str, text: &mut String, subtopology: bool| -> u32 {
         let i = lengths.len() as u32;
         text.push_str(s);
-        lengths.push(s.encode_utf16().count() as u32);
+        let length = s.encode_utf16().count() as u32;
+        lengths.push(if subtopology {
+            length | 1 << 31
+        } else {
+            length
+        });
         i
     };
     let mut body: Vec<u32> = vec![0, a.members.len() as u32];
@@ -87,7 +115,7 @@ fn assignment_object(a: &GroupAssignment) -> JsValue {
     // was most of this function on 1 000 x 100 000 (100 000 entries).
     let mut recent = [(0usize, 0usize, 0u32); 256];
     for (id, m) in &a.members {
-        body.push(string(id, &mut text));
+        body.push(string(id, &mut text, false));
         for set in [&m.active, &m.standby, &m.warmup] {
             body.push(set.subtopologies().count() as u32);
             for (sub, parts) in set.subtopologies() {
@@ -95,7 +123,9 @@ fn assignment_object(a: &GroupAssignment) -> JsValue {
                 let k = match recent.get_mut((key.0 >> 4) & 255) {
                     Some(&mut (at, len, k)) if (at, len) == key => k,
                     slot => {
-                        let k = *seen.entry(key).or_insert_with(|| string(sub, &mut text));
+                        let k = *seen
+                            .entry(key)
+                            .or_insert_with(|| string(sub, &mut text, true));
                         if let Some(slot) = slot {
                             *slot = (key.0, key.1, k);
                         }

@@ -296,3 +296,36 @@ test("assign() called from a getter or toJSON while a spec is packed leaves both
   };
   for (let c = 0; c < 40; c++) check(owning(), owning(), c % 2 === 0, `case ${c}`);
 });
+
+// The result's subtopology ids come back internalized, from a cache of ids kept across
+// calls and cleared when full (src/wasm/assign.rs, `internalized`): every id must come
+// back as the spec's text, also for ids that look like array indices, "__proto__",
+// non-ASCII text, and after the cache has been cleared by more ids than it holds.
+test("a result's subtopology ids are the spec's, before and after the id cache fills", () => {
+  const ids = (n, prefix) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+  const specOf = (subIds) => ({
+    subtopologies: subIds.map((subtopologyId) => ({ subtopologyId, numPartitions: 1 })),
+    members: [
+      { memberId: "m0", processId: "p0" },
+      { memberId: "m1", processId: "p1" },
+    ],
+  });
+  const resultIds = (result) =>
+    Object.values(result.members)
+      .flatMap((m) => m.activeTasks.map((e) => e.subtopologyId))
+      .sort();
+  const odd = ["0", "7", "__proto__", "constructor", "toString", "zwölf-☃", "😀", "a".repeat(300)];
+  const first = specOf(odd);
+  assert.deepEqual(resultIds(assign("sticky", first)), [...odd].sort());
+  // 20 000 ids in one call: more than the cache holds, so it is cleared on the way.
+  const many = ids(20000, "many-");
+  assert.deepEqual(resultIds(assign("sticky", specOf(many))), [...many].sort());
+  // The same ids again, and the first ones after the clear: the same text back.
+  assert.deepEqual(resultIds(assign("sticky", specOf(many))), [...many].sort());
+  assert.deepEqual(resultIds(assign("sticky", first)), [...odd].sort());
+  // A result fed back as the next input gives the same assignment as its JSON text.
+  const again = specOf(odd);
+  const previous = assign("sticky", again);
+  for (const m of again.members) Object.assign(m, previous.members[m.memberId]);
+  assert.deepEqual(assign("sticky", again), assign("sticky", JSON.stringify(again)));
+});
