@@ -494,15 +494,7 @@ impl<'i, 'a> Placement<'i, 'a> {
         if hi <= lo + 1 {
             return;
         }
-        let mut of: Vec<Vec<u32>> = vec![Vec::new(); ix.num_members()];
-        for t in 0..ix.num_tasks {
-            let base = t as usize * self.slots;
-            for &h in &self.holders[base..base + self.replicas] {
-                if h != NONE {
-                    of[h as usize].push(t);
-                }
-            }
-        }
+        let mut of = self.standbys_by_member();
         let mut budget: u64 = 20_000_000;
         loop {
             let (lo, hi) = spread(self);
@@ -523,39 +515,50 @@ impl<'i, 'a> Placement<'i, 'a> {
     /// standby moves). Members keep their totals. Bounded work; deterministic.
     fn level_standby_spread(&mut self) {
         let ix = self.ix;
-        let mut of: Vec<Vec<u32>> = vec![Vec::new(); ix.num_members()];
-        for t in 0..ix.num_tasks {
+        let mut of = self.standbys_by_member();
+        let mut count = vec![0u32; ix.num_members()];
+        let mut budget: u64 = 20_000_000;
+        for s in 0..ix.subtopologies.len() {
+            let tasks = ix.base[s]..ix.base[s + 1];
+            let held = |pl: &Self| {
+                tasks
+                    .clone()
+                    .flat_map(|t| pl.standby_holders(t).iter().copied())
+                    .filter(|&h| h != NONE)
+                    .collect::<Vec<u32>>()
+            };
+            let holders = held(self);
+            holders.iter().for_each(|&h| count[h as usize] += 1);
+            // At most one each: no member can be two above another (the common case,
+            // without a pass over the members).
+            if holders.iter().any(|&h| count[h as usize] >= 2) {
+                loop {
+                    budget = budget.saturating_sub(ix.num_members() as u64);
+                    let Some(a) = self.most_uneven(&count, s, &of).filter(|_| budget > 0) else {
+                        break;
+                    };
+                    if !self.swap_out(a, s, &mut of, &mut count, &mut budget) {
+                        break;
+                    }
+                }
+            }
+            // Back to zeros: the members counted before the swaps and those after.
+            holders.iter().for_each(|&h| count[h as usize] = 0);
+            held(self).iter().for_each(|&h| count[h as usize] = 0);
+        }
+    }
+
+    /// Per member, the tasks it holds as standby.
+    fn standbys_by_member(&self) -> Vec<Vec<u32>> {
+        let mut of: Vec<Vec<u32>> = vec![Vec::new(); self.ix.num_members()];
+        for t in 0..self.ix.num_tasks {
             for &h in self.standby_holders(t) {
                 if h != NONE {
                     of[h as usize].push(t);
                 }
             }
         }
-        let mut count = vec![0u32; ix.num_members()];
-        let mut budget: u64 = 20_000_000;
-        for s in 0..ix.subtopologies.len() {
-            let tasks = ix.base[s]..ix.base[s + 1];
-            if !tasks.clone().any(|t| ix.task_stateful[t as usize]) {
-                continue;
-            }
-            count.iter_mut().for_each(|c| *c = 0);
-            for t in tasks.clone() {
-                for &h in self.standby_holders(t) {
-                    if h != NONE {
-                        count[h as usize] += 1;
-                    }
-                }
-            }
-            loop {
-                budget = budget.saturating_sub(ix.num_members() as u64);
-                let Some(a) = self.most_uneven(&count, s, &of).filter(|_| budget > 0) else {
-                    break;
-                };
-                if !self.swap_out(a, s, &mut of, &mut count, &mut budget) {
-                    break;
-                }
-            }
-        }
+        of
     }
 
     fn standby_holders(&self, t: u32) -> &[u32] {
