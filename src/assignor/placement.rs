@@ -515,36 +515,41 @@ impl<'i, 'a> Placement<'i, 'a> {
     /// standby moves). Members keep their totals. Bounded work; deterministic.
     fn level_standby_spread(&mut self) {
         let ix = self.ix;
-        let mut of = self.standbys_by_member();
+        // Built on the first uneven subtopology: most assignments have none, and one
+        // list per member cost a fifth of a whole standby assignment.
+        let mut of: Option<Vec<Vec<u32>>> = None;
         let mut count = vec![0u32; ix.num_members()];
         let mut budget: u64 = 20_000_000;
         for s in 0..ix.subtopologies.len() {
             let tasks = ix.base[s]..ix.base[s + 1];
-            let held = |pl: &Self| {
-                tasks
-                    .clone()
-                    .flat_map(|t| pl.standby_holders(t).iter().copied())
-                    .filter(|&h| h != NONE)
-                    .collect::<Vec<u32>>()
-            };
-            let holders = held(self);
-            holders.iter().for_each(|&h| count[h as usize] += 1);
             // At most one each: no member can be two above another (the common case,
             // without a pass over the members).
-            if holders.iter().any(|&h| count[h as usize] >= 2) {
+            let mut uneven = false;
+            for t in tasks.clone() {
+                for &h in self.standby_holders(t).iter().filter(|&&h| h != NONE) {
+                    count[h as usize] += 1;
+                    uneven |= count[h as usize] >= 2;
+                }
+            }
+            if uneven {
+                let of = of.get_or_insert_with(|| self.standbys_by_member());
                 loop {
                     budget = budget.saturating_sub(ix.num_members() as u64);
-                    let Some(a) = self.most_uneven(&count, s, &of).filter(|_| budget > 0) else {
+                    let Some(a) = self.most_uneven(&count, s, of).filter(|_| budget > 0) else {
                         break;
                     };
-                    if !self.swap_out(a, s, &mut of, &mut count, &mut budget) {
+                    if !self.swap_out(a, s, of, &mut count, &mut budget) {
                         break;
                     }
                 }
             }
-            // Back to zeros: the members counted before the swaps and those after.
-            holders.iter().for_each(|&h| count[h as usize] = 0);
-            held(self).iter().for_each(|&h| count[h as usize] = 0);
+            // Back to zeros: the swaps keep `count` equal to each member's standbys of
+            // `s`, so the holders now are all the members counted.
+            for t in tasks {
+                for &h in self.standby_holders(t).iter().filter(|&&h| h != NONE) {
+                    count[h as usize] = 0;
+                }
+            }
         }
     }
 
