@@ -200,7 +200,7 @@ impl TaskSet {
         )
     }
 
-    /// From packed entries (id index, partitions: `task_list::read_packed`), `ids`
+    /// From packed entries (id index, partitions: `task_list::PackedReader::task_list`), `ids`
     /// the shared id of each index and `ranks` its place in id order. `None` for an
     /// index out of range.
     pub fn from_packed(

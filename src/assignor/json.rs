@@ -149,19 +149,28 @@ fn offsets(list: Vec<TaskOffset>) -> BTreeMap<TaskId, i64> {
         .collect()
 }
 
+/// What a member owns, made apart from its JSON (the binding's packed lists become
+/// sets and maps without a `TaskList` or a `TaskOffset`, src/wasm/packed.rs).
+pub struct Owned {
+    /// Active, standby, warm-up.
+    pub sets: [TaskSet; 3],
+    /// Task offsets and end offsets; `None`: the member's own (from its JSON).
+    pub offsets: Option<[BTreeMap<TaskId, i64>; 2]>,
+}
+
 impl GroupSpecJson {
     /// The assignor's input: subtopologies and members sorted by id.
     pub fn into_spec(self) -> GroupSpec {
         let mut ids = SharedIds::default();
-        self.into_spec_with(|m| {
-            [&m.active_tasks, &m.standby_tasks, &m.warmup_tasks]
-                .map(|l| TaskSet::from_task_list(l, &mut ids))
+        self.into_spec_with(|m| Owned {
+            sets: [&m.active_tasks, &m.standby_tasks, &m.warmup_tasks]
+                .map(|l| TaskSet::from_task_list(l, &mut ids)),
+            offsets: None,
         })
     }
 
-    /// The same, each member's active, standby and warm-up sets made by `sets` (the
-    /// binding's packed lists become sets without a `TaskList`, src/wasm/packed.rs).
-    pub fn into_spec_with(self, mut sets: impl FnMut(&MemberJson) -> [TaskSet; 3]) -> GroupSpec {
+    /// The same, what each member owns made by `owned`.
+    pub fn into_spec_with(self, mut owned: impl FnMut(&MemberJson) -> Owned) -> GroupSpec {
         let topology_epoch = self.group_topology_epoch;
         let mut subtopologies: Vec<SubtopologySpec> = self
             .subtopologies
@@ -188,7 +197,12 @@ impl GroupSpecJson {
             .members
             .into_iter()
             .map(|m| {
-                let [active, standby, warmup] = sets(&m);
+                let Owned {
+                    sets: [active, standby, warmup],
+                    offsets: reported,
+                } = owned(&m);
+                let [task_offsets, task_end_offsets] = reported
+                    .unwrap_or_else(|| [offsets(m.task_offsets), offsets(m.task_end_offsets)]);
                 MemberSpec {
                     member_id: m.member_id,
                     process_id: m.process_id,
@@ -203,8 +217,8 @@ impl GroupSpecJson {
                     active,
                     standby,
                     warmup,
-                    task_offsets: offsets(m.task_offsets),
-                    task_end_offsets: offsets(m.task_end_offsets),
+                    task_offsets,
+                    task_end_offsets,
                 }
             })
             .map(Some)

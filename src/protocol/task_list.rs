@@ -291,8 +291,9 @@ impl<'de> Visitor<'de> for PartitionsSeed<'_> {
     }
 }
 
-/// The distinct subtopology ids of packed task lists (the binding packs the owned
-/// lists of a JS object that way, src/wasm/packed.rs): joined by U+0000 in one string.
+/// The distinct subtopology ids of packed lists (the binding packs the owned lists and
+/// reported offsets of a JS object that way, src/wasm/packed.rs): joined by U+0000 in
+/// one string.
 pub struct PackedIds<'a> {
     pub names: Vec<&'a str>,
     /// Each id's length as a JSON string literal (for the input limit).
@@ -315,53 +316,120 @@ impl<'a> PackedIds<'a> {
     }
 }
 
-/// Reads `lists` packed task lists: `ints` per list -1 (null) or its entry count, then
-/// per entry the id's index in `ids`, the partition count and the partitions. Calls
-/// `list` once per list with its entries (id index, partitions), `None` for null.
-/// `None` for anything out of shape, or beyond what the JSON text of the same lists
-/// could carry: more than `json_budget` bytes, an upper bound of the lists' JSON text
-/// (the caller then decodes the JSON text, whose decoder words the error).
-pub fn read_packed<'i>(
-    ids: &PackedIds<'_>,
+/// A cursor over packed lists. `ints` holds per list -1 (null) or its entry count,
+/// then per entry of a task list the id's index in the ids, the partition count and
+/// the partitions, per entry of an offset list the id's index and the partition (its
+/// offset is the next of `offsets`). A read is `None` for anything out of shape, or
+/// beyond what the JSON text of the same lists could carry: more than `json_budget`
+/// bytes, an upper bound of the lists' JSON text (the caller then decodes the JSON
+/// text, whose decoder words the error).
+pub struct PackedReader<'i, 'a> {
+    ids: &'a PackedIds<'a>,
     ints: &'i [i32],
-    lists: usize,
+    offsets: &'i [f64],
+    at: usize,
+    offset_at: usize,
+    bytes: usize,
     json_budget: usize,
-    mut list: impl FnMut(Option<&[(usize, &'i [i32])]>),
-) -> Option<()> {
-    let mut at = 0usize;
-    let mut next = |n: usize| {
-        let s = ints.get(at..at.checked_add(n)?)?;
-        at += n;
+}
+
+impl<'i, 'a> PackedReader<'i, 'a> {
+    pub fn new(
+        ids: &'a PackedIds<'a>,
+        ints: &'i [i32],
+        offsets: &'i [f64],
+        json_budget: usize,
+    ) -> Self {
+        PackedReader {
+            ids,
+            ints,
+            offsets,
+            at: 0,
+            offset_at: 0,
+            bytes: 0,
+            json_budget,
+        }
+    }
+
+    fn next(&mut self, n: usize) -> Option<&'i [i32]> {
+        let s = self.ints.get(self.at..self.at.checked_add(n)?)?;
+        self.at += n;
         Some(s)
-    };
-    let mut bytes = 0usize;
-    let mut entries: Vec<(usize, &[i32])> = Vec::new();
-    for _ in 0..lists {
+    }
+
+    /// Counts `bytes` of JSON text against the budget.
+    fn spend(&mut self, bytes: usize) -> Option<()> {
+        self.bytes = self.bytes.checked_add(bytes)?;
+        (self.bytes <= self.json_budget).then_some(())
+    }
+
+    /// An id's index and its JSON length.
+    fn id(&self, id: i32) -> Option<(usize, usize)> {
+        let id = usize::try_from(id).ok()?;
+        Some((id, *self.ids.json_bytes.get(id)?))
+    }
+
+    /// A list's entry count, `None` inside for null.
+    fn count(&mut self) -> Option<Option<usize>> {
         // `"standbyTasks":null,` and the like.
-        bytes += 20;
-        let count = match *next(1)?.first()? {
-            -1 => {
-                list(None);
-                continue;
-            }
-            n => usize::try_from(n).ok()?,
-        };
+        self.spend(20)?;
+        match *self.next(1)?.first()? {
+            -1 => Some(None),
+            n => usize::try_from(n).ok().map(Some),
+        }
+    }
+
+    /// One task list into `entries` (id index, partitions); false for null.
+    pub fn task_list(&mut self, entries: &mut Vec<(usize, &'i [i32])>) -> Option<bool> {
         entries.clear();
+        let Some(count) = self.count()? else {
+            return Some(false);
+        };
         for _ in 0..count {
-            let &[id, n] = next(2)? else { return None };
-            let id = usize::try_from(id).ok()?;
-            let partitions = next(usize::try_from(n).ok()?)?;
+            let &[id, n] = self.next(2)? else {
+                return None;
+            };
+            let (id, id_bytes) = self.id(id)?;
+            let partitions = self.next(usize::try_from(n).ok()?)?;
             if partitions.iter().any(|&p| p < 0) {
                 return None;
             }
             // A partition is at most 10 digits and a comma.
-            bytes += 34 + ids.json_bytes.get(id)? + 11 * partitions.len();
-            if bytes > json_budget {
-                return None;
-            }
+            self.spend(34 + id_bytes + 11 * partitions.len())?;
             entries.push((id, partitions));
         }
-        list(Some(&entries));
+        Some(true)
     }
-    (at == ints.len()).then_some(())
+
+    /// One offset list into `entries` (id index, partition, offset); false for null.
+    pub fn offset_list(&mut self, entries: &mut Vec<(usize, i32, i64)>) -> Option<bool> {
+        entries.clear();
+        let Some(count) = self.count()? else {
+            return Some(false);
+        };
+        for _ in 0..count {
+            let &[id, partition] = self.next(2)? else {
+                return None;
+            };
+            let (id, id_bytes) = self.id(id)?;
+            let offset = *self.offsets.get(self.offset_at)?;
+            self.offset_at += 1;
+            // Safe integers only, as JSON text carries them exactly (NaN and the
+            // infinities fail the first test).
+            let safe = crate::protocol::json::MAX_SAFE_INTEGER as f64;
+            if partition < 0 || offset.fract() != 0.0 || offset.abs() > safe {
+                return None;
+            }
+            // `{"subtopologyId":,"partition":,"offset":},`: 44 bytes, a partition at
+            // most 10 digits, a safe integer at most 17.
+            self.spend(71 + id_bytes)?;
+            entries.push((id, partition, offset as i64));
+        }
+        Some(true)
+    }
+
+    /// Whether every int and every offset was read.
+    pub fn done(&self) -> bool {
+        self.at == self.ints.len() && self.offset_at == self.offsets.len()
+    }
 }

@@ -1,24 +1,29 @@
-//! The owned task lists of a group spec object cross the boundary as one buffer, the
-//! rest of the spec as JSON text without them (`task_list::read_packed` has the
-//! buffer's layout). A spread assignment of 100 000 tasks is 100 000 one-partition
-//! entries: 24 ms of `JSON.stringify` and 89 ms of decoding as text in `assign()`, about
-//! 9 ms packed (BENCHMARKS.md "The JS boundary"). Heartbeats are not packed: for their
-//! ten-odd entries the packing cost more than the JSON text it saves (measured).
+//! The owned task lists and reported offsets of a group spec object cross the boundary
+//! as two buffers (ints, and the offsets as float64), the rest of the spec as JSON text
+//! without them (`task_list::PackedReader` has the layout). A spread assignment of
+//! 100 000 tasks is 100 000 one-partition entries: 24 ms of `JSON.stringify` and 89 ms
+//! of decoding as text in `assign()`, about 9 ms packed (BENCHMARKS.md "The JS
+//! boundary"); reported offsets as text made 1 000 x 10 000 four times slower
+//! ("Reported offsets packed"). Heartbeats are not packed: for their ten-odd entries
+//! the packing cost more than the JSON text it saves (measured).
 //!
 //! One decoder still decides: only the plain form is packed (arrays and plain objects
-//! without `toJSON`, `{ subtopologyId, partitions }` and nothing else, ids without
-//! U+0000 or lone surrogates, partitions that are non-negative int32 numbers). On
-//! anything else, and wherever the packed value would not pass every check the JSON
-//! text meets (limits, `validate()`), the input goes as JSON text, whose decoder accepts
-//! it alike or words the error. `tests/node/assign-packed.test.mjs` compares both ways.
+//! without `toJSON`, `{ subtopologyId, partitions }` or `{ subtopologyId, partition,
+//! offset }` and nothing else, ids without U+0000 or lone surrogates, partitions that
+//! are non-negative int32 numbers, offsets that are safe integers). On anything else,
+//! and wherever the packed value would not pass every check the JSON text meets
+//! (limits, `validate()`, one offset per task), the input goes as JSON text, whose
+//! decoder accepts it alike or words the error. `tests/node/assign-packed.test.mjs`
+//! compares both ways.
 
 use super::convert::string_of;
-use crate::assignor::json::GroupSpecJson;
+use crate::assignor::json::{GroupSpecJson, Owned};
 use crate::assignor::GroupSpec;
 use crate::limits::MAX_INPUT_BYTES;
 use crate::protocol::json::{try_decode_str, Validate};
-use crate::protocol::task_list::{read_packed, PackedIds};
-use crate::task::TaskSet;
+use crate::protocol::task_list::{PackedIds, PackedReader};
+use crate::task::{TaskId, TaskSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -29,32 +34,50 @@ const plainArray = (x) => Array.isArray(x) && x.toJSON === undefined;
 const plainId = (id) =>
   !id.includes("\0") && (typeof id.isWellFormed === "function" ? id.isWellFormed() : !/[\uD800-\uDFFF]/.test(id));
 
-// `ints` copied into a buffer of at least twice `size`.
-const grown = (ints, size) => {
-  const bigger = new Int32Array(2 * size);
-  bigger.set(ints);
+// `xs` copied into a buffer of its kind of at least twice `size`.
+const grown = (xs, size) => {
+  const bigger = new xs.constructor(2 * size);
+  bigger.set(xs);
   return bigger;
 };
 
-// One buffer for every call, grown as needed and kept up to MAX_KEPT ints: a new one
-// per call, grown by doubling, was about 4 MB of zeroed ArrayBuffers per 100 000-task
-// spec. The caller copies `ints` out as soon as packSpec returns; a getter or toJSON
-// that calls `assign()` while packSpec runs (`busy`) gets a buffer of its own.
+// One buffer of each kind for every call, grown as needed and kept up to MAX_KEPT
+// values: a new one per call, grown by doubling, was about 4 MB of zeroed ArrayBuffers
+// per 100 000-task spec. The caller copies them out as soon as packSpec returns; a
+// getter or toJSON that calls `assign()` while packSpec runs (`busy`) gets buffers of
+// its own.
 const MAX_KEPT = 1 << 20;
 let scratch = new Int32Array(4096);
+let scratchOffsets = new Float64Array(1024);
 let busy = false;
 
-// The owned lists of `holders` (spec members: activeTasks, standbyTasks, warmupTasks):
-// per list -1 for null or absent, else its entry count, then per entry the id's index
-// in `names`, the partition count and the partitions. Each holder's copy has the three
-// lists undefined (JSON.stringify leaves them out). null when anything is not plain.
-// One loop with the buffer in locals (a push closure and a Map lookup per entry cost a
-// quarter more on 1 000 x 10 000).
-function packLists(holders, buffer) {
+// The index of `id` in `names`, added when new; -1 when it cannot be packed.
+function indexOf(index, names, id) {
+  let at = index.get(id);
+  if (at === undefined) {
+    if (!plainId(id)) return -1;
+    at = names.length;
+    index.set(id, at);
+    names.push(id);
+  }
+  return at;
+}
+
+// The owned lists and offsets of `holders` (spec members: activeTasks, standbyTasks,
+// warmupTasks, taskOffsets, taskEndOffsets): per list -1 for null or absent, else its
+// entry count, then per entry of a task list the id's index in `names`, the partition
+// count and the partitions, per entry of an offset list the id's index and the
+// partition, and its offset in `offsets`. Each holder's copy has the five lists
+// undefined (JSON.stringify leaves them out). null when anything is not plain.
+// One loop with the buffers in locals (a push closure and a Map lookup per entry cost
+// a quarter more on 1 000 x 10 000).
+function packLists(holders, buffer, offsetBuffer) {
   const index = new Map();
   const names = [];
   let ints = buffer;
+  let offsets = offsetBuffer;
   let n = 0;
+  let f = 0;
   let lastId = null;
   let lastAt = 0;
   const copies = new Array(holders.length);
@@ -62,8 +85,17 @@ function packLists(holders, buffer) {
     const h = holders[i];
     if (!plainObject(h)) return null;
     let lists = false;
-    for (let role = 0; role < 3; role++) {
-      const list = role === 0 ? h.activeTasks : role === 1 ? h.standbyTasks : h.warmupTasks;
+    for (let role = 0; role < 5; role++) {
+      const list =
+        role === 0
+          ? h.activeTasks
+          : role === 1
+            ? h.standbyTasks
+            : role === 2
+              ? h.warmupTasks
+              : role === 3
+                ? h.taskOffsets
+                : h.taskEndOffsets;
       if (list === undefined || list === null) {
         if (n === ints.length) ints = grown(ints, n + 1);
         ints[n++] = -1;
@@ -73,6 +105,7 @@ function packLists(holders, buffer) {
       if (!plainArray(list)) return null;
       const entries = list.length;
       if (n + 1 + 3 * entries > ints.length) ints = grown(ints, n + 1 + 3 * entries);
+      if (role > 2 && f + entries > offsets.length) offsets = grown(offsets, f + entries);
       ints[n++] = entries;
       for (let e = 0; e < entries; e++) {
         const entry = list[e];
@@ -80,20 +113,27 @@ function packLists(holders, buffer) {
         let keys = 0;
         for (const _ in entry) keys++;
         const id = entry.subtopologyId;
-        const partitions = entry.partitions;
-        if (keys !== 2 || typeof id !== "string" || !plainArray(partitions)) return null;
+        if (typeof id !== "string") return null;
         let at = lastAt;
         if (id !== lastId) {
-          at = index.get(id);
-          if (at === undefined) {
-            if (!plainId(id)) return null;
-            at = names.length;
-            index.set(id, at);
-            names.push(id);
-          }
+          at = indexOf(index, names, id);
+          if (at < 0) return null;
           lastId = id;
           lastAt = at;
         }
+        if (role > 2) {
+          const p = entry.partition;
+          const offset = entry.offset;
+          if (keys !== 3 || typeof p !== "number" || (p | 0) !== p || p < 0 || !Number.isSafeInteger(offset)) {
+            return null;
+          }
+          ints[n++] = at;
+          ints[n++] = p;
+          offsets[f++] = offset;
+          continue;
+        }
+        const partitions = entry.partitions;
+        if (keys !== 2 || !plainArray(partitions)) return null;
         const count = partitions.length;
         const more = 2 + count + 3 * (entries - e);
         if (n + more > ints.length) ints = grown(ints, n + more);
@@ -116,12 +156,14 @@ function packLists(holders, buffer) {
     const copy = {};
     for (const key of Object.keys(h)) {
       if (key === "__proto__") return null;
-      if (key !== "activeTasks" && key !== "standbyTasks" && key !== "warmupTasks") copy[key] = h[key];
+      if (!PACKED_KEYS.has(key)) copy[key] = h[key];
     }
     copies[i] = copy;
   }
-  return { copies, ids: names.join("\0"), ints: ints.subarray(0, n) };
+  return { copies, ids: names.join("\0"), ints: ints.subarray(0, n), offsets: offsets.subarray(0, f) };
 }
+
+const PACKED_KEYS = new Set(["activeTasks", "standbyTasks", "warmupTasks", "taskOffsets", "taskEndOffsets"]);
 
 // Nothing may throw through the module (a getter, a Proxy, a BigInt): null instead,
 // and the JSON text path meets the same value.
@@ -130,10 +172,14 @@ export function packSpec(spec) {
   busy = true;
   try {
     if (!plainObject(spec) || !plainArray(spec.members)) return null;
-    const p = packLists(spec.members, own ? scratch : new Int32Array(64));
+    const p = own
+      ? packLists(spec.members, scratch, scratchOffsets)
+      : packLists(spec.members, new Int32Array(64), new Float64Array(16));
     if (p === null) return null;
     if (own && p.ints.buffer.byteLength <= 4 * MAX_KEPT) scratch = new Int32Array(p.ints.buffer);
-    return { text: JSON.stringify({ ...spec, members: p.copies }), ids: p.ids, ints: p.ints };
+    if (own && p.offsets.buffer.byteLength <= 8 * MAX_KEPT) scratchOffsets = new Float64Array(p.offsets.buffer);
+    const text = JSON.stringify({ ...spec, members: p.copies });
+    return { text, ids: p.ids, ints: p.ints, offsets: p.offsets };
   } catch {
     return null;
   } finally {
@@ -142,7 +188,7 @@ export function packSpec(spec) {
 }
 "#)]
 extern "C" {
-    /// `{ text, ids, ints }`: the JSON text without the lists, and the lists.
+    /// `{ text, ids, ints, offsets }`: the JSON text without the lists, and the lists.
     type Packed;
     #[wasm_bindgen(js_name = packSpec)]
     fn pack_spec(spec: &JsValue) -> JsValue;
@@ -152,19 +198,29 @@ extern "C" {
     fn ids(this: &Packed) -> JsValue;
     #[wasm_bindgen(method, getter)]
     fn ints(this: &Packed) -> js_sys::Int32Array;
+    #[wasm_bindgen(method, getter)]
+    fn offsets(this: &Packed) -> js_sys::Float64Array;
 }
 
-/// The parts of a packed object: (text, ids, ints).
-fn parts(packed: JsValue) -> Option<(String, String, Vec<i32>)> {
+/// The parts of a packed object: its JSON text, ids, ints and offsets.
+struct Parts {
+    text: String,
+    ids: String,
+    ints: Vec<i32>,
+    offsets: Vec<f64>,
+}
+
+fn parts(packed: JsValue) -> Option<Parts> {
     if packed.is_null() {
         return None;
     }
     let p: Packed = packed.unchecked_into();
-    Some((
-        string_of(&p.text())?,
-        string_of(&p.ids())?,
-        p.ints().to_vec(),
-    ))
+    Some(Parts {
+        text: string_of(&p.text())?,
+        ids: string_of(&p.ids())?,
+        ints: p.ints().to_vec(),
+        offsets: p.offsets().to_vec(),
+    })
 }
 
 /// Whether `packSpec` packs this value (for the benchmark's split of `assign()`).
@@ -172,16 +228,9 @@ pub fn packs_spec(v: &JsValue) -> bool {
     v.is_object() && !pack_spec(v).is_null()
 }
 
-/// A group spec object, its owned lists packed; `None`: decode it as JSON text. The
-/// lists become task sets directly (the spec's `validate()` does not read them).
-pub fn spec(v: &JsValue) -> Option<GroupSpec> {
-    if !v.is_object() {
-        return None;
-    }
-    let (text, ids, ints) = parts(pack_spec(v))?;
-    let spec: GroupSpecJson = try_decode_str(&text)?;
-    spec.validate().ok()?;
-    let ids = PackedIds::parse(&ids)?;
+/// The packed ids as shared strings, and each one's rank in sorted order; `None` when
+/// an id comes twice.
+fn shared_ids(ids: &PackedIds<'_>) -> Option<(Vec<Arc<str>>, Vec<usize>)> {
     let shared: Vec<Arc<str>> = ids.names.iter().map(|&n| Arc::from(n)).collect();
     let mut order: Vec<usize> = (0..shared.len()).collect();
     order.sort_by(|&a, &b| shared.get(a).cmp(&shared.get(b)));
@@ -195,25 +244,65 @@ pub fn spec(v: &JsValue) -> Option<GroupSpec> {
     for (rank, &i) in order.iter().enumerate() {
         *ranks.get_mut(i)? = rank;
     }
-    let budget = MAX_INPUT_BYTES.checked_sub(text.len())?;
-    let mut sets = Vec::with_capacity(3 * spec.members.len());
-    let mut bad = false;
-    read_packed(
-        &ids,
-        &ints,
-        3 * spec.members.len(),
-        budget,
-        |entries| match entries.map_or(Some(TaskSet::new()), |e| {
-            TaskSet::from_packed(e, &shared, &ranks)
-        }) {
-            Some(set) => sets.push(set),
-            None => bad = true,
-        },
-    )?;
-    if bad {
+    Some((shared, ranks))
+}
+
+/// A member's five packed lists, read in order.
+fn member_owned<'i>(
+    reader: &mut PackedReader<'i, '_>,
+    shared: &[Arc<str>],
+    ranks: &[usize],
+) -> Option<Owned> {
+    let mut entries: Vec<(usize, &'i [i32])> = Vec::new();
+    let mut sets: [TaskSet; 3] = Default::default();
+    for set in &mut sets {
+        if reader.task_list(&mut entries)? {
+            *set = TaskSet::from_packed(&entries, shared, ranks)?;
+        }
+    }
+    let mut entries = Vec::new();
+    let mut offsets: [BTreeMap<TaskId, i64>; 2] = Default::default();
+    for map in &mut offsets {
+        reader.offset_list(&mut entries)?;
+        for &(id, partition, offset) in &entries {
+            let task = TaskId::new(&**shared.get(id)?, partition);
+            // One offset per task: a second is the JSON text's error to word.
+            if map.insert(task, offset).is_some() {
+                return None;
+            }
+        }
+    }
+    Some(Owned {
+        sets,
+        offsets: Some(offsets),
+    })
+}
+
+/// A group spec object, its owned lists and offsets packed; `None`: decode it as JSON
+/// text. The lists become task sets and offset maps directly (the spec's `validate()`
+/// does not read them).
+pub fn spec(v: &JsValue) -> Option<GroupSpec> {
+    if !v.is_object() {
         return None;
     }
-    let mut sets = sets.into_iter();
-    let mut next = move || sets.next().unwrap_or_default();
-    Some(spec.into_spec_with(|_| [next(), next(), next()]))
+    let parts = parts(pack_spec(v))?;
+    let spec: GroupSpecJson = try_decode_str(&parts.text)?;
+    spec.validate().ok()?;
+    let ids = PackedIds::parse(&parts.ids)?;
+    let (shared, ranks) = shared_ids(&ids)?;
+    let budget = MAX_INPUT_BYTES.checked_sub(parts.text.len())?;
+    let mut reader = PackedReader::new(&ids, &parts.ints, &parts.offsets, budget);
+    let owned = (0..spec.members.len())
+        .map(|_| member_owned(&mut reader, &shared, &ranks))
+        .collect::<Option<Vec<Owned>>>()?;
+    if !reader.done() {
+        return None;
+    }
+    let mut owned = owned.into_iter();
+    Some(spec.into_spec_with(|_| {
+        owned.next().unwrap_or(Owned {
+            sets: Default::default(),
+            offsets: None,
+        })
+    }))
 }

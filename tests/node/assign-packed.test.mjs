@@ -1,15 +1,16 @@
-// A spec given to assign() as a JS object has its owned task lists packed into one
-// buffer by the binding (src/wasm/assign.rs, packSpec); a spec given as JSON text is
-// decoded as text. Both must give the same answer for every input: the same
-// assignment, or the same error (message, kind, path). Random specs from a seeded
-// generator, each also mutated in the ways the packer must refuse to pack, plus the
-// JavaScript-only cases (toJSON, holes, BigInt, -0, U+0000 and lone surrogates).
+// A spec given to assign() as a JS object has its owned task lists and reported
+// offsets packed into buffers by the binding (src/wasm/packed.rs, packSpec); a spec
+// given as JSON text is decoded as text. Both must give the same answer for every
+// input: the same assignment, or the same error (message, kind, path). Random specs
+// from a seeded generator, each also mutated in the ways the packer must refuse to
+// pack, plus the JavaScript-only cases (toJSON, holes, BigInt, -0, U+0000 and lone
+// surrogates).
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import test from "node:test";
 
 const require = createRequire(import.meta.url);
-const { assign, assignmentQuality, warmupCaughtUp } = require("../../pkg/node.cjs");
+const { assign, assignmentQuality, warmupCaughtUp, AssignIoFloor } = require("../../pkg/node.cjs");
 
 /** Seeded generator (mulberry32): the same cases on every run. */
 function rng(seed) {
@@ -70,6 +71,26 @@ function randomSpec(r) {
           partitions: Array.from({ length: parts }, (_, p) => p).filter(() => r() < 0.4),
         }));
     }
+    // Reported offsets (packed as well): some members report none, some null.
+    for (const key of ["taskOffsets", "taskEndOffsets"]) {
+      const x = r();
+      if (x < 0.3) continue;
+      if (x < 0.4) {
+        m[key] = null;
+        continue;
+      }
+      m[key] = subtopologies
+        .filter((s) => s.stateful && r() < 0.7)
+        .flatMap((s) =>
+          Array.from({ length: parts }, (_, partition) => partition)
+            .filter(() => r() < 0.5)
+            .map((partition) => ({
+              subtopologyId: s.subtopologyId,
+              partition,
+              offset: key === "taskEndOffsets" ? 1000 : Math.floor(r() * 1200) - 100,
+            })),
+        );
+    }
     return m;
   });
   return { subtopologies, members, groupTopologyEpoch: 0 };
@@ -97,6 +118,31 @@ const MUTATIONS = [
   (e) => (e.toJSON = () => ({ subtopologyId: "s0", partitions: [0] })),
 ];
 
+/** The same for one reported offset. */
+const OFFSET_MUTATIONS = [
+  (o) => (o.offset = 1.5),
+  (o) => (o.offset = 2 ** 53),
+  (o) => (o.offset = -(2 ** 53)),
+  (o) => (o.offset = Number.MAX_SAFE_INTEGER),
+  (o) => (o.offset = -0),
+  (o) => (o.offset = "17"),
+  (o) => (o.offset = 17n),
+  (o) => (o.offset = 9223372036854775807n),
+  (o) => (o.offset = null),
+  (o) => (o.offset = Number.POSITIVE_INFINITY),
+  (o) => delete o.offset,
+  (o) => (o.partition = -1),
+  (o) => (o.partition = 2 ** 31),
+  (o) => (o.partition = -0),
+  (o) => (o.partition = "0"),
+  (o) => (o.subtopologyId = 3),
+  (o) => (o.subtopologyId = "bad\u0000id"),
+  (o) => (o.subtopologyId = "unknown"),
+  (o) => (o.extra = 1),
+  (o) => (o.toJSON = () => ({ subtopologyId: "s0", partition: 0, offset: 5 })),
+  (o, list) => list.push({ ...o }), // a duplicate task
+];
+
 test("random specs with owned lists decode alike as objects and as JSON text", () => {
   const r = rng(1071);
   let assigned = 0;
@@ -115,6 +161,55 @@ test("random specs with owned lists decode alike as objects and as JSON text", (
   }
   assert.ok(assigned > 300, `assigned ${assigned}`);
   assert.ok(refused > 100, `refused ${refused}`);
+});
+
+test("random specs with reported offsets decode alike as objects and as JSON text", () => {
+  const r = rng(1073);
+  let mutated = 0;
+  let refused = 0;
+  for (let c = 0; c < 400; c++) {
+    const spec = randomSpec(r);
+    const config = { numStandbyReplicas: Math.floor(r() * 2), acceptableRecoveryLag: Math.floor(r() * 300) };
+    const name = r() < 0.7 ? "highly_available" : "sticky";
+    sameAsText(name, spec, config);
+    const lists = spec.members.flatMap((m) => [m.taskOffsets, m.taskEndOffsets].filter((l) => l?.length > 0));
+    if (lists.length === 0) continue;
+    const list = lists[Math.floor(r() * lists.length)];
+    const mutation = OFFSET_MUTATIONS[c % OFFSET_MUTATIONS.length];
+    mutation(list[Math.floor(r() * list.length)], list);
+    mutated++;
+    if (!sameAsText(name, spec, config).ok) refused++;
+  }
+  assert.ok(mutated > 250, `mutated ${mutated}`);
+  assert.ok(refused > 80, `refused ${refused}`);
+});
+
+// The comparisons above pass as well when nothing is packed: here, that plain offsets
+// are packed, and that each form the packer must refuse goes as JSON text.
+test("plain reported offsets are packed, and the other forms are not", () => {
+  const spec = (offset) => ({
+    subtopologies: [{ subtopologyId: "0", numPartitions: 2, stateful: true }],
+    members: [
+      {
+        memberId: "a",
+        processId: "p",
+        activeTasks: [{ subtopologyId: "0", partitions: [0] }],
+        taskOffsets: [{ subtopologyId: "0", partition: 1, offset }],
+        taskEndOffsets: [{ subtopologyId: "0", partition: 1, offset: 100 }],
+      },
+    ],
+  });
+  const floor = new AssignIoFloor("highly_available", spec(5));
+  for (const offset of [0, 5, -3, -0, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER]) {
+    assert.equal(floor.pack(spec(offset)), true, `offset ${offset}`);
+  }
+  for (const offset of [1.5, 2 ** 53, "5", 5n, null, Number.NaN, Number.POSITIVE_INFINITY]) {
+    assert.equal(floor.pack(spec(offset)), false, `offset ${String(offset)}`);
+  }
+  const extra = spec(5);
+  extra.members[0].taskOffsets[0].extra = 1;
+  assert.equal(floor.pack(extra), false, "an extra key");
+  floor.free();
 });
 
 test("JavaScript-only forms decode as their JSON text says", () => {
