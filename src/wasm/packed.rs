@@ -277,8 +277,9 @@ fn member_owned<'i>(
         }
     }
     let mut maps: [BTreeMap<TaskId, i64>; 2] = Default::default();
+    let mut given = false;
     for map in &mut maps {
-        reader.offset_list(offsets)?;
+        given |= reader.offset_list(offsets)?;
         for &(id, partition, offset) in offsets.iter() {
             let task = TaskId::new(&**shared.get(id)?, partition);
             // One offset per task: a second is the JSON text's error to word.
@@ -289,7 +290,8 @@ fn member_owned<'i>(
     }
     Some(Owned {
         sets,
-        offsets: Some(maps),
+        // Neither list given: the member's JSON has none either.
+        offsets: given.then_some(maps),
     })
 }
 
@@ -318,7 +320,7 @@ pub fn spec(v: &JsValue) -> Option<GroupSpec> {
     }
     let mut owned = owned.into_iter();
     Some(spec.into_spec_with(|_| {
-        owned.next().unwrap_or(Owned {
+        owned.next().unwrap_or_else(|| Owned {
             sets: Default::default(),
             offsets: None,
         })
