@@ -369,10 +369,10 @@ impl<'i, 'a> PackedReader<'i, 'a> {
         Some((id, *self.ids.json_bytes.get(id)?))
     }
 
-    /// A list's entry count, `None` inside for null.
-    fn count(&mut self) -> Option<Option<usize>> {
-        // `"standbyTasks":null,` and the like.
-        self.spend(20)?;
+    /// A list's entry count, `None` inside for null; `key_bytes`: its key's JSON, as
+    /// in `"standbyTasks":null,`.
+    fn count(&mut self, key_bytes: usize) -> Option<Option<usize>> {
+        self.spend(key_bytes)?;
         match *self.next(1)?.first()? {
             -1 => Some(None),
             n => usize::try_from(n).ok().map(Some),
@@ -382,7 +382,7 @@ impl<'i, 'a> PackedReader<'i, 'a> {
     /// One task list into `entries` (id index, partitions); false for null.
     pub fn task_list(&mut self, entries: &mut Vec<(usize, &'i [i32])>) -> Option<bool> {
         entries.clear();
-        let Some(count) = self.count()? else {
+        let Some(count) = self.count(r#""standbyTasks":null,"#.len())? else {
             return Some(false);
         };
         for _ in 0..count {
@@ -404,7 +404,7 @@ impl<'i, 'a> PackedReader<'i, 'a> {
     /// One offset list into `entries` (id index, partition, offset); false for null.
     pub fn offset_list(&mut self, entries: &mut Vec<(usize, i32, i64)>) -> Option<bool> {
         entries.clear();
-        let Some(count) = self.count()? else {
+        let Some(count) = self.count(r#""taskEndOffsets":null,"#.len())? else {
             return Some(false);
         };
         for _ in 0..count {
@@ -420,9 +420,10 @@ impl<'i, 'a> PackedReader<'i, 'a> {
             if partition < 0 || offset.fract() != 0.0 || offset.abs() > safe {
                 return None;
             }
-            // `{"subtopologyId":,"partition":,"offset":},`: 44 bytes, a partition at
-            // most 10 digits, a safe integer at most 17.
-            self.spend(71 + id_bytes)?;
+            // `{"subtopologyId":,"partition":,"offset":},`, a partition at most 10
+            // digits, a safe integer at most 17 characters.
+            const ENTRY: usize = r#"{"subtopologyId":,"partition":,"offset":},"#.len() + 10 + 17;
+            self.spend(ENTRY + id_bytes)?;
             entries.push((id, partition, offset as i64));
         }
         Some(true)
