@@ -525,11 +525,9 @@ impl<'i, 'a> Placement<'i, 'a> {
             // At most one each: no member can be two above another (the common case,
             // without a pass over the members).
             let mut uneven = false;
-            for t in tasks.clone() {
-                for &h in self.standby_holders(t).iter().filter(|&&h| h != NONE) {
-                    count[h as usize] += 1;
-                    uneven |= count[h as usize] >= 2;
-                }
+            for h in self.standby_holders_in(tasks.clone()) {
+                count[h as usize] += 1;
+                uneven |= count[h as usize] >= 2;
             }
             if uneven {
                 let of = of.get_or_insert_with(|| self.standbys_by_member());
@@ -545,10 +543,8 @@ impl<'i, 'a> Placement<'i, 'a> {
             }
             // Back to zeros: the swaps keep `count` equal to each member's standbys of
             // `s`, so the holders now are all the members counted.
-            for t in tasks {
-                for &h in self.standby_holders(t).iter().filter(|&&h| h != NONE) {
-                    count[h as usize] = 0;
-                }
+            for h in self.standby_holders_in(tasks) {
+                count[h as usize] = 0;
             }
         }
     }
@@ -564,6 +560,16 @@ impl<'i, 'a> Placement<'i, 'a> {
             }
         }
         of
+    }
+
+    /// The members holding standbys of `tasks`, once per standby.
+    fn standby_holders_in(&self, tasks: std::ops::Range<u32>) -> impl Iterator<Item = u32> + '_ {
+        tasks.flat_map(|t| {
+            self.standby_holders(t)
+                .iter()
+                .copied()
+                .filter(|&h| h != NONE)
+        })
     }
 
     fn standby_holders(&self, t: u32) -> &[u32] {

@@ -363,10 +363,14 @@ impl<'i, 'a> PackedReader<'i, 'a> {
         (self.bytes <= self.json_budget).then_some(())
     }
 
-    /// An id's index and its JSON length.
-    fn id(&self, id: i32) -> Option<(usize, usize)> {
+    /// An entry's head, the same in both kinds of list: its id's index, that id's
+    /// JSON length, and the int after it (a partition count, or a partition).
+    fn entry(&mut self) -> Option<(usize, usize, i32)> {
+        let &[id, second] = self.next(2)? else {
+            return None;
+        };
         let id = usize::try_from(id).ok()?;
-        Some((id, *self.ids.json_bytes.get(id)?))
+        Some((id, *self.ids.json_bytes.get(id)?, second))
     }
 
     /// A list's entry count, `None` inside for null; `key_bytes`: its key's JSON, as
@@ -386,10 +390,7 @@ impl<'i, 'a> PackedReader<'i, 'a> {
             return Some(false);
         };
         for _ in 0..count {
-            let &[id, n] = self.next(2)? else {
-                return None;
-            };
-            let (id, id_bytes) = self.id(id)?;
+            let (id, id_bytes, n) = self.entry()?;
             let partitions = self.next(usize::try_from(n).ok()?)?;
             if partitions.iter().any(|&p| p < 0) {
                 return None;
@@ -408,10 +409,7 @@ impl<'i, 'a> PackedReader<'i, 'a> {
             return Some(false);
         };
         for _ in 0..count {
-            let &[id, partition] = self.next(2)? else {
-                return None;
-            };
-            let (id, id_bytes) = self.id(id)?;
+            let (id, id_bytes, partition) = self.entry()?;
             let offset = *self.offsets.get(self.offset_at)?;
             self.offset_at += 1;
             // Safe integers only, as JSON text carries them exactly (NaN and the

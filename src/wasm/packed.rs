@@ -311,8 +311,8 @@ pub fn spec(v: &JsValue) -> Option<GroupSpec> {
     let mut reader = PackedReader::new(&ids, &parts.ints, &parts.offsets, budget);
     let (mut tasks, mut offsets) = (Vec::new(), Vec::new());
     let mut owned = Vec::with_capacity(spec.members.len());
+    let ids = (shared.as_slice(), ranks.as_slice());
     for _ in 0..spec.members.len() {
-        let ids = (shared.as_slice(), ranks.as_slice());
         owned.push(member_owned(&mut reader, &mut tasks, &mut offsets, ids)?);
     }
     if !reader.done() {
