@@ -47,6 +47,13 @@ function sameAsText(name, spec, config) {
   return viaObject;
 }
 
+/** `m[key]`: absent below `absent`, null below `nul`, else `make()`. */
+function given(r, absent, nul, m, key, make) {
+  const x = r();
+  if (x < absent) return;
+  m[key] = x < nul ? null : make();
+}
+
 function randomSpec(r) {
   const subs = 1 + Math.floor(r() * 4);
   const parts = 1 + Math.floor(r() * 6);
@@ -58,38 +65,30 @@ function randomSpec(r) {
   const members = Array.from({ length: 1 + Math.floor(r() * 5) }, (_, i) => {
     const m = { memberId: `m${i}`, processId: `p${Math.floor(r() * 3)}` };
     for (const role of ["activeTasks", "standbyTasks", "warmupTasks"]) {
-      const x = r();
-      if (x < 0.2) continue;
-      if (x < 0.3) {
-        m[role] = null;
-        continue;
-      }
-      m[role] = subtopologies
-        .filter(() => r() < 0.6)
-        .map((s) => ({
-          subtopologyId: s.subtopologyId,
-          partitions: Array.from({ length: parts }, (_, p) => p).filter(() => r() < 0.4),
-        }));
+      given(r, 0.2, 0.3, m, role, () =>
+        subtopologies
+          .filter(() => r() < 0.6)
+          .map((s) => ({
+            subtopologyId: s.subtopologyId,
+            partitions: Array.from({ length: parts }, (_, p) => p).filter(() => r() < 0.4),
+          })),
+      );
     }
     // Reported offsets (packed as well): some members report none, some null.
     for (const key of ["taskOffsets", "taskEndOffsets"]) {
-      const x = r();
-      if (x < 0.3) continue;
-      if (x < 0.4) {
-        m[key] = null;
-        continue;
-      }
-      m[key] = subtopologies
-        .filter((s) => s.stateful && r() < 0.7)
-        .flatMap((s) =>
-          Array.from({ length: parts }, (_, partition) => partition)
-            .filter(() => r() < 0.5)
-            .map((partition) => ({
-              subtopologyId: s.subtopologyId,
-              partition,
-              offset: key === "taskEndOffsets" ? 1000 : Math.floor(r() * 1200) - 100,
-            })),
-        );
+      given(r, 0.3, 0.4, m, key, () =>
+        subtopologies
+          .filter((s) => s.stateful && r() < 0.7)
+          .flatMap((s) =>
+            Array.from({ length: parts }, (_, partition) => partition)
+              .filter(() => r() < 0.5)
+              .map((partition) => ({
+                subtopologyId: s.subtopologyId,
+                partition,
+                offset: key === "taskEndOffsets" ? 1000 : Math.floor(r() * 1200) - 100,
+              })),
+          ),
+      );
     }
     return m;
   });
