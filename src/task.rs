@@ -430,8 +430,40 @@ impl<'a> FromIterator<(&'a str, i32)> for TaskSet {
     }
 }
 
+/// Slices compared element by element, not through `memcmp` (what `==` and `cmp` of
+/// byte and int slices call): in wasm that is a call and a byte loop, slow for the few
+/// bytes of an id or a subtopology's partitions, which a steady heartbeat compares
+/// dozens of times (a tenth of its time in wasm went to `memcmp`).
+pub(crate) fn same_items<T: PartialEq>(a: &[T], b: &[T]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+/// `a.cmp(b)` for slices (lexicographic, then by length), element by element: see
+/// `same_items`.
+pub(crate) fn cmp_items<T: Ord>(a: &[T], b: &[T]) -> std::cmp::Ordering {
+    a.iter().cmp(b.iter())
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn element_wise_comparisons_agree_with_the_slices_own() {
+        let words: [&[u8]; 9] = [b"", b"0", b"1", b"10", b"1\0", b"9", b"a", b"ab", b"b"];
+        for a in words {
+            for b in words {
+                assert_eq!(cmp_items(a, b), a.cmp(b), "{a:?} {b:?}");
+                assert_eq!(same_items(a, b), a == b, "{a:?} {b:?}");
+            }
+        }
+        let ints: [&[i32]; 5] = [&[], &[0], &[0, 1], &[-1], &[1, 0]];
+        for a in ints {
+            for b in ints {
+                assert_eq!(cmp_items(a, b), a.cmp(b), "{a:?} {b:?}");
+                assert_eq!(same_items(a, b), a == b, "{a:?} {b:?}");
+            }
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -4,18 +4,21 @@
 //! member id for a known instance is FENCED_INSTANCE_ID.
 
 use super::group::StreamsGroup;
+use super::member::StreamsMember;
 use crate::protocol::heartbeat::{JOIN_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH};
 use crate::protocol::ErrorCode::{FENCED_INSTANCE_ID, UNKNOWN_MEMBER_ID, UNRELEASED_INSTANCE_ID};
 use crate::protocol::{ProtocolError, StreamsGroupHeartbeatRequest};
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Who {
+/// The member a request is for, found once (a heartbeat's checks, plan and
+/// response read it; each lookup in a large group is a dozen id comparisons).
+#[derive(Debug, Clone, Copy)]
+pub enum Who<'g> {
     /// A member the group does not know yet.
     New,
     /// A known member.
-    Existing(String),
+    Existing(&'g StreamsMember),
     /// A static member restarting: takes over the member that left with epoch -2.
-    TakeOver(String),
+    TakeOver(&'g StreamsMember),
 }
 
 pub fn unknown_member(member_id: &str, group_id: &str) -> ProtocolError {
@@ -25,15 +28,19 @@ pub fn unknown_member(member_id: &str, group_id: &str) -> ProtocolError {
     )
 }
 
-pub fn lookup(
-    group: Option<&StreamsGroup>,
+pub fn lookup<'g>(
+    group: Option<&'g StreamsGroup>,
     req: &StreamsGroupHeartbeatRequest,
-) -> Result<Who, ProtocolError> {
+) -> Result<Who<'g>, ProtocolError> {
     let joining = req.member_epoch == JOIN_GROUP_MEMBER_EPOCH;
-    let known = |id: &str| group.is_some_and(|g| g.members.contains_key(id));
+    let by_id = || {
+        (!req.member_id.is_empty())
+            .then(|| group.and_then(|g| g.members.get(&req.member_id)))
+            .flatten()
+    };
     let Some(instance) = &req.instance_id else {
-        return if !req.member_id.is_empty() && known(&req.member_id) {
-            Ok(Who::Existing(req.member_id.clone()))
+        return if let Some(m) = by_id() {
+            Ok(Who::Existing(m))
         } else if joining {
             Ok(Who::New)
         } else {
@@ -47,18 +54,15 @@ pub fn lookup(
     });
     if joining {
         match owner {
-            None if !req.member_id.is_empty() && known(&req.member_id) => {
-                Ok(Who::Existing(req.member_id.clone()))
-            }
-            None => Ok(Who::New),
+            None => Ok(by_id().map_or(Who::New, Who::Existing)),
             Some(m) if m.current.member_epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH => {
-                if !req.member_id.is_empty() && req.member_id != m.member_id && known(&req.member_id) {
+                if req.member_id != m.member_id && by_id().is_some() {
                     return Err(ProtocolError::invalid_request(format!(
                         "Member id {} is already used by another member of the group.",
                         req.member_id
                     )));
                 }
-                Ok(Who::TakeOver(m.member_id.clone()))
+                Ok(Who::TakeOver(m))
             }
             Some(m) => Err(ProtocolError::new(
                 UNRELEASED_INSTANCE_ID,
@@ -82,7 +86,7 @@ pub fn lookup(
                     req.member_id, m.member_id
                 ),
             )),
-            Some(m) => Ok(Who::Existing(m.member_id.clone())),
+            Some(m) => Ok(Who::Existing(m)),
         }
     }
 }

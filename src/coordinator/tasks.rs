@@ -1,7 +1,7 @@
 //! A member's tasks in their three roles (Kafka's `TasksTuple`).
 
 use crate::protocol::{TaskIds, TaskList};
-use crate::task::{SharedIds, TaskSet};
+use crate::task::{same_items, SharedIds, TaskSet};
 
 /// The role a task is held in. A process never holds one task in two roles at once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -111,30 +111,38 @@ pub fn wire_equals(a: &TaskList, s: &TaskList, w: &TaskList, set: &TasksTuple) -
 }
 
 fn list_equals(list: &TaskList, set: &TaskSet) -> bool {
-    // Fast path: entries with strictly increasing ids and partitions compare entry by
-    // entry with the set's sorted runs (one string comparison per subtopology).
+    // Fast path (a steady heartbeat): the list's non-empty entries are the set's
+    // sorted runs, in order.
     let mut runs = set.subtopologies();
-    let mut prev: Option<&str> = None;
-    let mut canonical = true;
     let mut same = true;
-    for (id, partitions) in list.iter() {
-        if partitions.is_empty() {
-            continue;
+    for (id, partitions) in list.iter().filter(|(_, ps)| !ps.is_empty()) {
+        match runs.next() {
+            Some((s, ps))
+                if same_items(s.as_bytes(), id.as_bytes()) && same_items(ps, partitions) => {}
+            _ => {
+                same = false;
+                break;
+            }
         }
+    }
+    if same {
+        return runs.next().is_none();
+    }
+    // A list in the set's order that differs is another set; one out of order (or with
+    // a task twice) may still hold the same tasks.
+    !is_canonical(list) && &TaskSet::from_task_list(list, &mut SharedIds::default()) == set
+}
+
+/// Whether the non-empty entries have strictly increasing ids and partitions.
+fn is_canonical(list: &TaskList) -> bool {
+    let mut prev: Option<&str> = None;
+    for (id, partitions) in list.iter().filter(|(_, ps)| !ps.is_empty()) {
         if prev.is_some_and(|p| p >= id) || !partitions.is_sorted_by(|a, b| a < b) {
-            canonical = false;
-            break;
+            return false;
         }
         prev = Some(id);
-        if same && runs.next() != Some((id, partitions)) {
-            same = false;
-        }
     }
-    if canonical {
-        same && runs.next().is_none()
-    } else {
-        &TaskSet::from_task_list(list, &mut SharedIds::default()) == set
-    }
+    true
 }
 
 #[cfg(test)]
@@ -180,6 +188,31 @@ mod tests {
         assert!(!wire_equals(
             &list(&[ids("0", &[1, 2]), ids("1", &[0])]),
             &list(&[ids("2", &[0])]),
+            &list(&[]),
+            &t
+        ));
+        // More than the set, other partitions, other tasks out of order: all differ.
+        for active in [
+            vec![ids("0", &[1, 2]), ids("1", &[0]), ids("2", &[0])],
+            vec![ids("0", &[1, 3]), ids("1", &[0])],
+            vec![ids("0", &[1]), ids("1", &[0])],
+            vec![ids("1", &[0]), ids("0", &[2, 3])],
+            vec![ids("1", &[0]), ids("0", &[2])],
+        ] {
+            assert!(
+                !wire_equals(&list(&active), &list(&[]), &list(&[]), &t),
+                "{active:?}"
+            );
+        }
+        // Empty entries do not count.
+        assert!(wire_equals(
+            &list(&[
+                ids("0", &[]),
+                ids("0", &[1, 2]),
+                ids("1", &[0]),
+                ids("2", &[])
+            ]),
+            &list(&[]),
             &list(&[]),
             &t
         ));

@@ -99,7 +99,7 @@ impl ConfiguredTopology {
 
     pub fn subtopology(&self, id: &str) -> Option<&ConfiguredSubtopology> {
         self.subtopologies
-            .binary_search_by(|s| s.id.as_str().cmp(id))
+            .binary_search_by(|s| crate::task::cmp_items(s.id.as_bytes(), id.as_bytes()))
             .ok()
             .and_then(|i| self.subtopologies.get(i))
     }

@@ -95,15 +95,8 @@ fn check_offsets(list: &Option<Vec<TaskOffset>>, field: &str) -> Result<(), Prot
 
 /// FENCED_MEMBER_EPOCH unless the member sends its current epoch, or its previous one
 /// with a subset of its tasks (a lost response: returns true).
-fn check_member_epoch(
-    group: Option<&StreamsGroup>,
-    who: &Who,
-    req: &StreamsGroupHeartbeatRequest,
-) -> Result<bool, Refusal> {
-    let (Who::Existing(id), Some(g)) = (who, group) else {
-        return Ok(false);
-    };
-    let Some(m) = g.members.get(id) else {
+fn check_member_epoch(who: Who, req: &StreamsGroupHeartbeatRequest) -> Result<bool, Refusal> {
+    let Who::Existing(m) = who else {
         return Ok(false);
     };
     let cur = m.current.member_epoch;
@@ -129,7 +122,7 @@ fn check_member_epoch(
         ),
     );
     Err(Refusal::Fenced {
-        member_id: id.clone(),
+        member_id: m.member_id.clone(),
         error,
     })
 }
@@ -138,18 +131,14 @@ fn check_member_epoch(
 /// applied (a stale member's owned tasks are not checked against the topology).
 fn member_is_stale(
     group: Option<&StreamsGroup>,
-    who: &Who,
+    who: Who,
     req: &StreamsGroupHeartbeatRequest,
     new_topology: Option<&Topology>,
 ) -> bool {
     let joining = req.member_epoch == JOIN_GROUP_MEMBER_EPOCH;
-    let member_topology_epoch = match (&req.topology, who, group) {
-        (Some(t), _, _) if joining => t.epoch,
-        (_, Who::Existing(id), Some(g)) => g
-            .members
-            .get(id)
-            .map(|m| m.meta.topology_epoch)
-            .unwrap_or(0),
+    let member_topology_epoch = match (&req.topology, who) {
+        (Some(t), _) if joining => t.epoch,
+        (_, Who::Existing(m)) => m.meta.topology_epoch,
         _ => 0,
     };
     let group_topology_epoch = new_topology
@@ -218,23 +207,23 @@ impl Coordinator {
             return Err(not_found(gid).into());
         }
         let who = static_membership::lookup(group, req)?;
-        if joining && who == Who::New {
+        if joining && matches!(who, Who::New) {
             self.check_room(group, gid)?;
         }
         let lost_response = if joining {
             false
         } else {
-            check_member_epoch(group, &who, req)?
+            check_member_epoch(who, req)?
         };
         let new_topology = self.check_topology(group, req)?;
-        if !joining && !member_is_stale(group, &who, req, new_topology) {
+        if !joining && !member_is_stale(group, who, req, new_topology) {
             check_owned_tasks(group, req)?;
         }
         check_offsets(&req.task_offsets, "TaskOffsets")?;
         check_offsets(&req.task_end_offsets, "TaskEndOffsets")?;
         let member = self.plan_member(group, who, req, ctx);
         self.check_budget(&req.group_id, group, &member, new_topology)?;
-        let reported = reported_tasks(group, &member.id, req);
+        let reported = reported_tasks(who, req);
         Ok(Plan {
             req,
             joining,
@@ -389,36 +378,27 @@ impl Coordinator {
                     is_new: true,
                 }
             }
-            Who::Existing(id) => {
-                let metadata = group.and_then(|g| g.members.get(&id)).and_then(|m| {
+            Who::Existing(m) => {
+                let metadata =
                     updated_metadata(&m.meta, req, ctx, joining).map(|n| MetadataUpdate {
                         rebalance: n.instance_id.is_none() || m.meta.placement_differs(&n),
                         meta: n,
-                    })
-                });
+                    });
                 MemberPlan {
-                    id,
+                    id: m.member_id.clone(),
                     generated: None,
                     take_over: None,
                     metadata,
                     is_new: false,
                 }
             }
-            Who::TakeOver(old_id) => {
+            Who::TakeOver(old) => {
                 let (id, generated) = self.member_id_for(group, req);
-                let take_over = match group.and_then(|g| g.members.get(&old_id).map(|m| (m, g))) {
-                    Some((m, g)) => TakeOver {
-                        meta: m.meta.clone(),
-                        assigned: m.current.assigned.clone(),
-                        target: g.target.get(&old_id).cloned(),
-                        old_id,
-                    },
-                    None => TakeOver {
-                        old_id,
-                        meta: MemberMetadata::default(),
-                        assigned: TasksTuple::default(),
-                        target: None,
-                    },
+                let take_over = TakeOver {
+                    meta: old.meta.clone(),
+                    assigned: old.current.assigned.clone(),
+                    target: group.and_then(|g| g.target.get(&old.member_id)).cloned(),
+                    old_id: old.member_id.clone(),
                 };
                 let metadata =
                     updated_metadata(&take_over.meta, req, ctx, joining).map(|n| MetadataUpdate {
@@ -459,18 +439,15 @@ impl Coordinator {
 
 /// The tasks a member reports owning, when they differ from what it last reported: a
 /// join owns none; a heartbeat without the three lists reports nothing new.
-fn reported_tasks(
-    group: Option<&StreamsGroup>,
-    member_id: &str,
-    req: &StreamsGroupHeartbeatRequest,
-) -> Option<TasksTuple> {
+fn reported_tasks(who: Who, req: &StreamsGroupHeartbeatRequest) -> Option<TasksTuple> {
     if req.member_epoch == JOIN_GROUP_MEMBER_EPOCH {
         return Some(TasksTuple::default());
     }
-    owned_lists(req).and_then(|(a, s, w)| {
-        let m = group.and_then(|g| g.members.get(member_id))?;
-        (!wire_equals(a, s, w, &m.runtime.reported)).then(|| TasksTuple::from_lists(a, s, w))
-    })
+    // Only a join (answered above) can be for a member that is not `Existing`.
+    let (Who::Existing(m), Some((a, s, w))) = (who, owned_lists(req)) else {
+        return None;
+    };
+    (!wire_equals(a, s, w, &m.runtime.reported)).then(|| TasksTuple::from_lists(a, s, w))
 }
 
 /// Bytes the ids of a member take in its records' keys: group and member id in each

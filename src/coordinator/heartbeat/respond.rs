@@ -85,7 +85,7 @@ impl Coordinator {
         let (req, joining) = (plan.req, plan.joining);
         let gid = req.group_id.as_str();
         let member_id = plan.member.id.as_str();
-        let (version, endpoints) = self.endpoints_to_send(gid, member_id, joining)?;
+        let (seen, endpoints) = self.endpoints_to_send(gid, member_id, joining)?;
         let Some(g) = self.groups.get(gid) else {
             return Err(not_found(gid));
         };
@@ -129,18 +129,19 @@ impl Coordinator {
             partitions_by_user_endpoint: sent.partitions_by_user_endpoint,
             ..Default::default()
         };
-        self.record_sent(gid, member_id, version, sent.runtime);
+        self.record_sent(gid, member_id, seen, sent.runtime);
         Ok(response)
     }
 
-    /// The group's endpoints version, and its endpoint information when the member
-    /// joins or has not been checked against this version.
+    /// The endpoints version the member is checked against now (when it was not
+    /// before), and the endpoint information when it joins or was not checked against
+    /// this version.
     fn endpoints_to_send(
         &mut self,
         gid: &str,
         member_id: &str,
         joining: bool,
-    ) -> Result<(u64, Endpoints), ProtocolError> {
+    ) -> Result<(Option<u64>, Endpoints), ProtocolError> {
         let cluster = &self.cluster;
         let Some(g) = self.groups.get_mut(gid) else {
             return Err(not_found(gid));
@@ -155,24 +156,26 @@ impl Coordinator {
         } else {
             None
         };
-        Ok((version, endpoints))
+        Ok(((seen != Some(version)).then_some(version), endpoints))
     }
 
-    /// Notes the endpoints version the member was checked against, and records its
-    /// new runtime.
+    /// Notes the endpoints version the member was checked against, when new, and
+    /// records its new runtime.
     fn record_sent(
         &mut self,
         gid: &str,
         member_id: &str,
-        version: u64,
+        seen: Option<u64>,
         runtime: Option<MemberRuntime>,
     ) {
-        if let Some(m) = self
-            .groups
-            .get_mut(gid)
-            .and_then(|g| g.members.get_mut(member_id))
-        {
-            m.endpoints_seen_version = Some(version);
+        if let Some(version) = seen {
+            if let Some(m) = self
+                .groups
+                .get_mut(gid)
+                .and_then(|g| g.members.get_mut(member_id))
+            {
+                m.endpoints_seen_version = Some(version);
+            }
         }
         if let Some(r) = runtime {
             self.write(
