@@ -132,6 +132,12 @@ pub(crate) struct Dealer {
     ring: Vec<u32>,
     /// Where the next turn starts.
     cursor: usize,
+    /// Per ring place, a place at or after it (up to the ring's length) with every
+    /// place between them known to be without room: walks pass those in one jump.
+    /// Room only shrinks until `retarget` or `compact` rebuilds the ring, so a place
+    /// found full stays full; a walk over many full members (a tenth of a 10 000-member
+    /// standby deal) then costs little more than one over members with room.
+    open: Vec<u32>,
     /// Ring members that may have no room left (a compaction is due past a quarter).
     dead: usize,
     /// Per member: `held` counts the current subtopology when the stamp is `tag`.
@@ -149,6 +155,7 @@ impl Dealer {
         Dealer {
             ring: Vec::new(),
             cursor: 0,
+            open: Vec::new(),
             dead: 0,
             stamp: vec![0; members],
             held: vec![0; members],
@@ -167,6 +174,71 @@ impl Dealer {
             .extend((0..self.stamp.len() as u32).filter(|&m| targets.has_room(m as usize)));
         self.cursor = self.ring.partition_point(|&m| m < at);
         self.dead = 0;
+        self.reopen();
+    }
+
+    /// No place known full (the ring was rebuilt).
+    fn reopen(&mut self) {
+        self.open.clear();
+        self.open.extend(0..self.ring.len() as u32);
+    }
+
+    /// The first place from `at` on not known to be full (the ring's length if none),
+    /// the places passed then pointed straight at it.
+    fn open_from(&mut self, at: usize) -> usize {
+        let n = self.ring.len();
+        let mut to = at;
+        while to < n {
+            match self.open.get(to) {
+                Some(&next) if next as usize != to => to = next as usize,
+                _ => break,
+            }
+        }
+        let mut i = at;
+        while i < to {
+            let Some(next) = self.open.get_mut(i) else {
+                break;
+            };
+            i = std::mem::replace(next, to as u32) as usize;
+        }
+        to
+    }
+
+    /// The next member with room from the cursor on, around the ring, within `left`
+    /// places: exactly the walk that steps place by place (the cursor past each place
+    /// looked at, full ones too, each one of `left`), with the places known full
+    /// passed in one jump and the full ones met marked. `None` when `left` runs out.
+    fn next_with_room(&mut self, targets: &Targets, left: &mut usize) -> Option<u32> {
+        let n = self.ring.len();
+        while *left > 0 {
+            if self.cursor >= n {
+                self.cursor = 0;
+            }
+            let at = self.cursor;
+            let open = self.open_from(at);
+            let passed = open - at;
+            if passed >= *left {
+                // The walk ends among places known full.
+                self.cursor = at + *left;
+                *left = 0;
+                return None;
+            }
+            *left -= passed;
+            let Some(&m) = self.ring.get(open) else {
+                // Past the end: the walk wraps around.
+                self.cursor = n;
+                continue;
+            };
+            *left -= 1;
+            self.cursor = open + 1;
+            if targets.has_room(m as usize) {
+                return Some(m);
+            }
+            if let Some(next) = self.open.get_mut(open) {
+                *next = open as u32 + 1;
+            }
+        }
+        None
     }
 
     fn holds(&self, m: u32) -> u32 {
@@ -243,6 +315,7 @@ impl Dealer {
         self.ring.truncate(kept);
         self.cursor = if cursor >= kept { 0 } else { cursor };
         self.dead = 0;
+        self.reopen();
     }
 
     /// The member that takes the next task of the current subtopology (its room is
@@ -253,19 +326,10 @@ impl Dealer {
         }
         // Nobody held any of this subtopology before the deal: members get one in
         // turn (each round of the group raises the level by one for everyone).
-        let n = self.ring.len();
-        for _ in 0..n {
-            if self.cursor >= n {
-                self.cursor = 0;
-            }
-            let m = self.ring[self.cursor];
-            self.cursor += 1;
-            if targets.has_room(m as usize) {
-                self.take(targets, m);
-                return Some(m);
-            }
-        }
-        None
+        let mut left = self.ring.len();
+        let m = self.next_with_room(targets, &mut left)?;
+        self.take(targets, m);
+        Some(m)
     }
 
     /// The next turn starts `offset` places after member `m`'s place around the
@@ -294,18 +358,10 @@ impl Dealer {
     ) -> Option<u32> {
         let mut level = self.level;
         loop {
-            let n = self.ring.len();
+            let mut left = self.ring.len();
             let mut any_fit = false;
             let mut blocked = false;
-            for _ in 0..n {
-                if self.cursor >= n {
-                    self.cursor = 0;
-                }
-                let m = self.ring[self.cursor];
-                self.cursor += 1;
-                if !targets.has_room(m as usize) {
-                    continue;
-                }
+            while let Some(m) = self.next_with_room(targets, &mut left) {
                 let low = self.holds(m) <= level;
                 if !fits(m) {
                     blocked |= low;
@@ -342,5 +398,83 @@ impl Dealer {
         if self.counting {
             self.count(m);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The walk `next_with_room` stands for: place by place.
+    fn plain_walk(
+        ring: &[u32],
+        cursor: &mut usize,
+        targets: &Targets,
+        left: &mut usize,
+    ) -> Option<u32> {
+        while *left > 0 {
+            if *cursor >= ring.len() {
+                *cursor = 0;
+            }
+            let m = ring[*cursor];
+            *cursor += 1;
+            *left -= 1;
+            if targets.has_room(m as usize) {
+                return Some(m);
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn jumping_walks_meet_the_members_and_leave_the_cursor_of_plain_ones() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut draw = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n.max(1) as u64) as usize
+        };
+        let mut walks = 0;
+        for _ in 0..500 {
+            let members = 1 + draw(40);
+            let mut targets = Targets {
+                need: (0..members).map(|_| draw(3) as u32).collect(),
+                extra_ok: (0..members).map(|_| draw(2) == 0).collect(),
+                extras: draw(4) as u64,
+            };
+            let mut dealer = Dealer::new(members);
+            dealer.retarget(&targets);
+            for _ in 0..30 {
+                // Some members take tasks (their room only shrinks), then a walk
+                // from some place, as `next_fitting` makes them: calls until `left`
+                // runs out, each result taken or not.
+                for _ in 0..draw(4) {
+                    let m = draw(members);
+                    if targets.has_room(m) {
+                        targets.take(m);
+                    }
+                }
+                dealer.cursor = draw(dealer.ring.len() + 1);
+                let (mut cursor, mut left, mut plain_left) =
+                    (dealer.cursor, dealer.ring.len(), dealer.ring.len());
+                loop {
+                    let ring = dealer.ring.clone();
+                    let want = plain_walk(&ring, &mut cursor, &targets, &mut plain_left);
+                    let got = dealer.next_with_room(&targets, &mut left);
+                    assert_eq!((got, dealer.cursor, left), (want, cursor, plain_left));
+                    walks += 1;
+                    match got {
+                        Some(m) if draw(3) == 0 => targets.take(m as usize),
+                        Some(_) => {}
+                        None => break,
+                    }
+                }
+                if draw(5) == 0 {
+                    dealer.compact(&targets);
+                }
+            }
+        }
+        assert!(walks > 10_000, "{walks} walks");
     }
 }
