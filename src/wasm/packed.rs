@@ -280,19 +280,47 @@ fn member_owned<'i>(
     let mut given = false;
     for map in &mut maps {
         given |= reader.offset_list(offsets)?;
-        for &(id, partition, offset) in offsets.iter() {
-            let task = TaskId::new(&**shared.get(id)?, partition);
-            // One offset per task: a second is the JSON text's error to word.
-            if map.insert(task, offset).is_some() {
-                return None;
-            }
-        }
+        *map = offset_map(offsets, shared, ranks)?;
     }
     Some(Owned {
         sets,
         // Neither list given: the member's JSON has none either.
         offsets: given.then_some(maps),
     })
+}
+
+/// A member's offsets as a map; `None` when a task comes twice (the JSON text's error
+/// to word). A long list is sorted in the map's order (an id's rank is its place
+/// among the sorted ids) and built in one pass: inserted one by one, each step's
+/// string comparisons cost a quarter of a 100 000-task spec's `assign()` with offsets.
+/// A short one is inserted (sorting and collecting cost 3% more on 100 x 1 000).
+fn offset_map(
+    offsets: &mut [(usize, i32, i64)],
+    shared: &[Arc<str>],
+    ranks: &[usize],
+) -> Option<BTreeMap<TaskId, i64>> {
+    const SHORT: usize = 32;
+    let task = |id: usize, partition: i32| Some(TaskId::new(&**shared.get(id)?, partition));
+    if offsets.len() <= SHORT {
+        let mut map = BTreeMap::new();
+        for &(id, partition, offset) in offsets.iter() {
+            if map.insert(task(id, partition)?, offset).is_some() {
+                return None;
+            }
+        }
+        return Some(map);
+    }
+    offsets.sort_unstable_by_key(|&(id, partition, _)| (ranks.get(id).copied(), partition));
+    if offsets
+        .windows(2)
+        .any(|w| matches!(w, [a, b] if (a.0, a.1) == (b.0, b.1)))
+    {
+        return None;
+    }
+    offsets
+        .iter()
+        .map(|&(id, partition, offset)| Some((task(id, partition)?, offset)))
+        .collect()
 }
 
 /// A group spec object, its owned lists and offsets packed; `None`: decode it as JSON

@@ -183,6 +183,52 @@ test("random specs with reported offsets decode alike as objects and as JSON tex
   assert.ok(refused > 80, `refused ${refused}`);
 });
 
+// A member's offsets past 32 entries are sorted and built into a map in one pass
+// (src/wasm/packed.rs, offset_map): lists in any order, a task given twice at either
+// end of the list or next to itself.
+test("long lists of reported offsets decode alike as objects and as JSON text", () => {
+  const r = rng(2029);
+  let long = 0;
+  let refused = 0;
+  for (let c = 0; c < 120; c++) {
+    const subtopologies = Array.from({ length: 8 }, (_, i) => ({
+      subtopologyId: `s${i}`,
+      numPartitions: 12,
+      stateful: i % 4 !== 3,
+    }));
+    const tasks = subtopologies
+      .filter((s) => s.stateful)
+      .flatMap((s) => Array.from({ length: 12 }, (_, partition) => ({ subtopologyId: s.subtopologyId, partition })));
+    const members = Array.from({ length: 3 }, (_, i) => {
+      const reported = tasks.filter(() => r() < 0.7).sort(() => r() - 0.5);
+      const m = {
+        memberId: `m${i}`,
+        processId: `p${i}`,
+        taskOffsets: reported.map((t) => ({ ...t, offset: Math.floor(r() * 1200) })),
+        taskEndOffsets: reported.map((t) => ({ ...t, offset: 1000 })),
+      };
+      if (reported.length > 32) long++;
+      return m;
+    });
+    const spec = { subtopologies, members, groupTopologyEpoch: 0 };
+    // Packed (else both answers would come from the JSON text).
+    if (c === 0) {
+      const floor = new AssignIoFloor("highly_available", spec);
+      assert.equal(floor.pack(spec), true);
+      floor.free();
+    }
+    if (c % 2 === 1) {
+      const list = members[c % 3][c % 4 < 2 ? "taskOffsets" : "taskEndOffsets"];
+      const from = [0, list.length - 1, Math.floor(r() * list.length)][c % 3];
+      const to = [list.length - 1, 0, from][Math.floor(r() * 3)];
+      list.splice(to, 0, { ...list[from], offset: 7 });
+    }
+    if (!sameAsText("highly_available", spec, { numStandbyReplicas: 1 }).ok) refused++;
+  }
+  assert.ok(long > 300, `long lists ${long}`);
+  assert.equal(refused, 60, "each spec with a task given twice is refused");
+});
+
 // The comparisons above pass as well when nothing is packed: here, that plain offsets
 // are packed, and that each form the packer must refuse goes as JSON text.
 test("plain reported offsets are packed, and the other forms are not", () => {
