@@ -292,7 +292,8 @@ fn member_owned<'i>(
 /// A member's offsets as a map; `None` when a task comes twice (the JSON text's error
 /// to word). A long list is sorted in the map's order (an id's rank is its place
 /// among the sorted ids) and built in one pass: inserted one by one, each step's
-/// string comparisons cost a quarter of a 100 000-task spec's `assign()` with offsets.
+/// string comparisons cost up to a quarter of a 100 000-task spec's `assign()` with
+/// offsets.
 /// A short one is inserted (sorting and collecting cost 3% more on 100 x 1 000).
 fn offset_map(
     offsets: &mut [(usize, i32, i64)],
