@@ -200,9 +200,9 @@ impl TaskSet {
         )
     }
 
-    /// From packed entries (id index, partitions: `task_list::PackedReader::task_list`), `ids`
-    /// the shared id of each index and `ranks` its place in id order. `None` for an
-    /// index out of range.
+    /// From packed entries (id index, partitions: `PackedReader::task_list`), `ids` the
+    /// shared id of each index and `ranks` its place in id order. `None` for an index
+    /// out of range.
     pub fn from_packed(
         entries: &[(usize, &[i32])],
         ids: &[Arc<str>],
@@ -446,6 +446,8 @@ pub(crate) fn cmp_items<T: Ord>(a: &[T], b: &[T]) -> std::cmp::Ordering {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn element_wise_comparisons_agree_with_the_slices_own() {
         let words: [&[u8]; 9] = [b"", b"0", b"1", b"10", b"1\0", b"9", b"a", b"ab", b"b"];
@@ -463,8 +465,6 @@ mod tests {
             }
         }
     }
-
-    use super::*;
 
     #[test]
     fn set_operations_keep_order_and_drop_empty_subtopologies() {
