@@ -1,6 +1,6 @@
 // Assignor benchmarks for the wasm build under Node (BENCHMARKS.md, "Assignors").
 //   scripts/build-wasm.sh && node bench/assignors.mjs [--grid] [--filter TEXT] [--quality]
-//     [--kafka DIR | --against DIR]
+//     [--kafka DIR | --against DIR] [--same-process]
 // The cases of benches/assignors.rs (shared/bench/INPUTS.md and issue 11), built the
 // same way: S subtopologies `topic-i_subtopology` of P partitions (even i stateful),
 // members `member-i` in process `process-(i div K)`, standby 0 or 1, and one of
@@ -26,6 +26,13 @@
 //               (AssignIoFloor.run, decode and a result computed once, less decode)
 // and the quality figures of the output (assignmentQuality with the config) beside
 // Kafka's on the same case (INPUTS.md's figures; --kafka below reproduces them).
+// Each case is timed in a Node process of its own, as Kafka's harness runs each case in
+// a JVM of its own. In one process a case's figures depended on the cases before it:
+// at 10 000 x 100 000 building the result costs about 14 or about 30 ms, as V8 has or
+// has not decided to allocate its objects in the old generation (allocation-site
+// pretenuring), and that decision follows the heap's history. In a process of its own
+// it still goes either way now and then (BENCHMARKS.md, 2026-12-03, session 13).
+// --same-process times every case in this process instead (the tables before that).
 //
 // --kafka DIR: Kafka's figures measured in this run instead of INPUTS.md's. DIR is an
 // Apache Kafka source tree (a checkout, or a git directory without a work tree); its
@@ -40,10 +47,12 @@
 // on each case, so that the host's slow and fast phases fall on both alike (on the
 // project's VM one build's median moved by up to 1.8x between runs, and by 2x
 // between stretches of one run). Prints both medians, p25 and minimums, and the ratio.
+import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { buildKafka, runKafka } from "./kafka/run.mjs";
@@ -55,6 +64,10 @@ const { assign, assignmentQuality, AssignIoFloor } = pkg;
 const args = process.argv.slice(2);
 const GRID = args.includes("--grid") || args.includes("--full");
 const QUALITY_ONLY = args.includes("--quality");
+const SAME_PROCESS = args.includes("--same-process");
+// Internal: time one case (by its exact name) and print the timings as JSON.
+const measureAt = args.indexOf("--measure");
+const MEASURE = measureAt >= 0 ? args[measureAt + 1] : null;
 const filterAt = args.indexOf("--filter");
 const FILTER = filterAt >= 0 ? args[filterAt + 1] : null;
 const againstAt = args.indexOf("--against");
@@ -380,6 +393,32 @@ const ratios = (k, t) =>
 const f = (x) => (x === null || Number.isNaN(x) ? "-" : x < 1 ? x.toFixed(3) : x.toFixed(2));
 const mm = ([mean, max]) => `${mean.toFixed(2)} / ${max}`;
 const landing = ([landed, total]) => (total === 0 ? "-" : `${landed} of ${total}`);
+/** assign()'s median and minimum on the case, and where its time goes. */
+function measured(assignor, spec, config) {
+  return { t: time(() => assign(assignor, spec, config)), s: split(assignor, spec, config) };
+}
+
+const unmeasured = { t: { median: NaN, min: NaN }, s: { jsIn: NaN, wasmIn: NaN, out: NaN, floor: NaN } };
+
+/** `measured` in a Node process of its own (this script with --measure NAME). */
+function inOwnProcess(name) {
+  const argv = [fileURLToPath(import.meta.url), "--measure", name, ...(GRID ? ["--grid"] : [])];
+  const text = execFileSync(process.execPath, argv, {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    maxBuffer: 1 << 20,
+  });
+  return JSON.parse(text);
+}
+
+if (MEASURE !== null) {
+  const one = [...cases()].find((x) => x.name === MEASURE);
+  if (!one) throw new Error(`--measure: no case ${MEASURE}`);
+  const { spec, config } = group(one.assignor, one.c);
+  process.stdout.write(JSON.stringify(measured(one.assignor, spec, config)));
+  process.exit(0);
+}
+
 const [l1, l5, l15] = os.loadavg();
 console.log(
   `node ${process.version}, ${new Date().toISOString()}, load average ${l1.toFixed(2)} ${l5.toFixed(2)} ${l15.toFixed(2)}`,
@@ -395,6 +434,9 @@ console.log(
     : "Kafka: the figures of shared/bench/INPUTS.md (2026-12-01); --kafka DIR measures them in this run",
 );
 console.log(
+  SAME_PROCESS ? "Ours: every case timed in this process" : "Ours: each case timed in a Node process of its own",
+);
+console.log(
   "| case | median ms | min ms | Kafka ms (median / min) | Kafka / ours (median; min) | JS in | decode | assignment | out | spread (Kafka) | standby spread (Kafka) | moved / minimum (Kafka) | fan-out mean (Kafka) | warm landing (Kafka) | unfilled (Kafka) |",
 );
 console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
@@ -403,12 +445,7 @@ for (const { assignor, c, name } of cases()) {
   const result = assign(assignor, spec, config);
   const ours = figures(assignmentQuality(spec, result, config));
   const k = kafka(c);
-  let t = { median: NaN, min: NaN };
-  let s = { jsIn: NaN, wasmIn: NaN, out: NaN, floor: NaN };
-  if (!QUALITY_ONLY) {
-    t = time(() => assign(assignor, spec, config));
-    s = split(assignor, spec, config);
-  }
+  const { t, s } = QUALITY_ONLY ? unmeasured : SAME_PROCESS ? measured(assignor, spec, config) : inOwnProcess(name);
   // Ours, and Kafka's in brackets where it has that figure.
   const cell = (key, fmt) => (k?.[key] === undefined ? fmt(ours[key]) : `${fmt(ours[key])} (${fmt(k[key])})`);
   console.log(
