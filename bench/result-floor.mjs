@@ -11,40 +11,19 @@
 //                 C++ builder of the same objects
 // each timed twice: with every result dropped at once (as bench/assignors.mjs times
 // assign()) and with each kept until the next is made (as a caller keeps its
-// assignment); the second pays V8's young-generation collector for copying the kept
-// result. A result shaped as API.md fixes it ({ subtopologyId, partitions } per run)
+// assignment), which V8's collector treats differently. Timed as bench/assignors.mjs
+// times (bench/timing.mjs), with 2 s per figure. A result shaped as API.md fixes it ({ subtopologyId, partitions } per run)
 // is not made faster than the plain loop by any codec. Each case runs in a Node process
 // of its own (V8's collector makes a case's figures depend on what ran before it).
 //   scripts/build-wasm.sh && node bench/result-floor.mjs
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import os from "node:os";
-import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import v8 from "node:v8";
-import vm from "node:vm";
+import { time } from "./timing.mjs";
 
 const require = createRequire(import.meta.url);
 const { assign } = require("../pkg/node.cjs");
-
-v8.setFlagsFromString("--expose-gc");
-const collect = vm.runInNewContext("gc");
-
-/** Median and minimum of `fn` (ms) from a collected heap after a warm-up, up to 2 s or
- * 300 runs. */
-function time(fn) {
-  collect();
-  for (let i = 0; i < 10; i++) fn();
-  const s = [];
-  const t0 = performance.now();
-  while (s.length < 5 || (performance.now() - t0 < 2000 && s.length < 300)) {
-    const t = performance.now();
-    fn();
-    s.push(performance.now() - t);
-  }
-  s.sort((a, b) => a - b);
-  return { median: s[Math.floor(s.length / 2)], min: s[0] };
-}
 
 /** The result as a flat buffer of ints, with its id tables. */
 function flatten(result, subtopologyIds) {
@@ -130,9 +109,9 @@ function rows(c) {
       if (r === null) throw new Error("unreachable");
       if (kept) held.result = r;
     };
-    const ours = time(() => hold(assign("sticky", spec, config)));
-    const plain = time(() => hold(build(flat, subtopologyIds)));
-    const parsed = time(() => hold(JSON.parse(text)));
+    const ours = time(() => hold(assign("sticky", spec, config)), 2000);
+    const plain = time(() => hold(build(flat, subtopologyIds)), 2000);
+    const parsed = time(() => hold(JSON.parse(text)), 2000);
     out.push(`| ${name} | ${entries} | ${kept ? "kept" : "dropped"} | ${f(ours)} | ${f(plain)} | ${f(parsed)} |`);
     held.result = null;
   }
