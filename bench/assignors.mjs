@@ -1,6 +1,6 @@
 // Assignor benchmarks for the wasm build under Node (BENCHMARKS.md, "Assignors").
 //   scripts/build-wasm.sh && node bench/assignors.mjs [--grid] [--filter TEXT] [--quality]
-//     [--kafka DIR | --against DIR] [--same-process]
+//     [--kafka DIR | --against DIR] [--same-process | --processes N]
 // The cases of benches/assignors.rs (shared/bench/INPUTS.md and issue 11), built the
 // same way: S subtopologies `topic-i_subtopology` of P partitions (even i stateful),
 // members `member-i` in process `process-(i div K)`, standby 0 or 1, and one of
@@ -31,8 +31,10 @@
 // at 10 000 x 100 000 building the result costs about 14 or about 30 ms, as V8 has or
 // has not decided to allocate its objects in the old generation (allocation-site
 // pretenuring), and that decision follows the heap's history. In a process of its own
-// it still goes either way now and then (BENCHMARKS.md, 2026-12-03, session 13).
-// --same-process times every case in this process instead (the tables before that).
+// it still goes either way now and then (BENCHMARKS.md, 2026-12-03, session 13):
+// --processes N times each case in N processes of its own, and gives the median of their
+// medians and the least of their minimums and parts. --same-process times every case in
+// this process instead (the tables before that).
 //
 // --kafka DIR: Kafka's figures measured in this run instead of INPUTS.md's. DIR is an
 // Apache Kafka source tree (a checkout, or a git directory without a work tree); its
@@ -64,6 +66,8 @@ const args = process.argv.slice(2);
 const GRID = args.includes("--grid") || args.includes("--full");
 const QUALITY_ONLY = args.includes("--quality");
 const SAME_PROCESS = args.includes("--same-process");
+const processesAt = args.indexOf("--processes");
+const PROCESSES = processesAt >= 0 ? Math.max(1, Number.parseInt(args[processesAt + 1], 10) || 1) : 1;
 // Internal: time one case (by its exact name) and print the timings as JSON.
 const measureAt = args.indexOf("--measure");
 const MEASURE = measureAt >= 0 ? args[measureAt + 1] : null;
@@ -376,15 +380,30 @@ function measured(assignor, spec, config) {
 
 const unmeasured = { t: { median: NaN, min: NaN }, s: { jsIn: NaN, wasmIn: NaN, out: NaN, floor: NaN } };
 
-/** `measured` in a Node process of its own (this script with --measure NAME). */
+/** `measured` in a Node process of its own (this script with --measure NAME), or in
+ * PROCESSES of them: then the median of their medians, and the least of the rest. */
 function inOwnProcess(name) {
   const argv = [fileURLToPath(import.meta.url), "--measure", name, ...(GRID ? ["--grid"] : [])];
-  const text = execFileSync(process.execPath, argv, {
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-    maxBuffer: 1 << 20,
-  });
-  return JSON.parse(text);
+  const runs = Array.from({ length: PROCESSES }, () =>
+    JSON.parse(
+      execFileSync(process.execPath, argv, {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "inherit"],
+        maxBuffer: 1 << 20,
+      }),
+    ),
+  );
+  const medians = runs.map((r) => r.t.median).sort((a, b) => a - b);
+  const least = (get) => Math.min(...runs.map(get));
+  return {
+    t: { median: medians[Math.floor(medians.length / 2)], min: least((r) => r.t.min) },
+    s: {
+      jsIn: least((r) => r.s.jsIn),
+      wasmIn: least((r) => r.s.wasmIn),
+      out: least((r) => r.s.out),
+      floor: least((r) => r.s.floor),
+    },
+  };
 }
 
 if (MEASURE !== null) {
@@ -410,7 +429,11 @@ console.log(
     : "Kafka: the figures of shared/bench/INPUTS.md (2026-12-01); --kafka DIR measures them in this run",
 );
 console.log(
-  SAME_PROCESS ? "Ours: every case timed in this process" : "Ours: each case timed in a Node process of its own",
+  SAME_PROCESS
+    ? "Ours: every case timed in this process"
+    : PROCESSES > 1
+      ? `Ours: each case timed in ${PROCESSES} Node processes of its own (median of their medians, least minimum)`
+      : "Ours: each case timed in a Node process of its own",
 );
 console.log(
   "| case | median ms | min ms | Kafka ms (median / min) | Kafka / ours (median; min) | JS in | decode | assignment | out | spread (Kafka) | standby spread (Kafka) | moved / minimum (Kafka) | fan-out mean (Kafka) | warm landing (Kafka) | unfilled (Kafka) |",
