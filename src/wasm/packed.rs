@@ -293,8 +293,8 @@ fn member_owned<'i>(
 /// to word). A long list is sorted in the map's order (an id's rank is its place
 /// among the sorted ids) and built in one pass: inserted one by one, each step's
 /// string comparisons cost up to a quarter of a 100 000-task spec's `assign()` with
-/// offsets.
-/// A short one is inserted (sorting and collecting cost 3% more on 100 x 1 000).
+/// offsets. A short one is inserted (sorting and collecting cost 3% more on
+/// 100 x 1 000).
 fn offset_map(
     offsets: &mut [(usize, i32, i64)],
     shared: &[Arc<str>],
