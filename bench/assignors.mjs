@@ -1,6 +1,6 @@
 // Assignor benchmarks for the wasm build under Node (BENCHMARKS.md, "Assignors").
 //   scripts/build-wasm.sh && node bench/assignors.mjs [--grid] [--filter TEXT] [--quality]
-//     [--kafka DIR | --against DIR] [--same-process | --processes N]
+//     [--kafka DIR | --against DIR [--rate]] [--same-process | --processes N]
 // The cases of benches/assignors.rs (shared/bench/INPUTS.md and issue 11), built the
 // same way: S subtopologies `topic-i_subtopology` of P partitions (even i stateful),
 // members `member-i` in process `process-(i div K)`, standby 0 or 1, and one of
@@ -49,6 +49,8 @@
 // on each case, so that the host's slow and fast phases fall on both alike (on the
 // project's VM one build's median moved by up to 1.8x between runs, and by 2x
 // between stretches of one run). Prints both medians, p25 and minimums, and the ratio.
+// With --rate, the call timed is assignmentQuality() of the case's assignment (this
+// build's, given to both) instead of assign().
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -75,6 +77,7 @@ const filterAt = args.indexOf("--filter");
 const FILTER = filterAt >= 0 ? args[filterAt + 1] : null;
 const againstAt = args.indexOf("--against");
 const AGAINST = againstAt >= 0 ? require(path.resolve(args[againstAt + 1], "pkg/node.cjs")) : null;
+const RATE = args.includes("--rate");
 const kafkaAt = args.indexOf("--kafka");
 const KAFKA_BUILD = kafkaAt >= 0 ? kafkaBuild(args[kafkaAt + 1]) : null;
 
@@ -350,13 +353,15 @@ function against() {
   console.log("|---|---|---|---|---|---|---|");
   for (const { assignor, c, name } of cases()) {
     const { spec, config } = group(assignor, c);
-    if (JSON.stringify(assign(assignor, spec, config)) !== JSON.stringify(AGAINST.assign(assignor, spec, config))) {
-      console.log(`| ${name} | the two builds assign differently: not compared | | | | | |`);
+    const result = RATE ? assign(assignor, spec, config) : null;
+    const call = RATE ? (p) => p.assignmentQuality(spec, result, config) : (p) => p.assign(assignor, spec, config);
+    if (JSON.stringify(call(pkg)) !== JSON.stringify(call(AGAINST))) {
+      console.log(`| ${name} | the two builds answer differently: not compared | | | | | |`);
       continue;
     }
     const [ours, theirs] = timeBoth(
-      () => assign(assignor, spec, config),
-      () => AGAINST.assign(assignor, spec, config),
+      () => call(pkg),
+      () => call(AGAINST),
     );
     const r = (k) => (ours[k] / theirs[k]).toFixed(2);
     console.log(

@@ -314,6 +314,11 @@ impl<'a> PackedIds<'a> {
         }
         Some(PackedIds { names, json_bytes })
     }
+
+    /// The length of all the ids as JSON strings.
+    pub fn json_len(&self) -> usize {
+        self.json_bytes.iter().sum()
+    }
 }
 
 /// A cursor over packed lists. `ints` holds per list -1 (null) or its entry count,

@@ -167,6 +167,14 @@ fn spec_of(v: &JsValue) -> Result<GroupSpec, JsValue> {
     Ok(decode::<GroupSpecJson>(v, "groupSpec")?.into_spec())
 }
 
+/// A result object with its members' lists packed, else the result as JSON text.
+fn result_of(v: &JsValue) -> Result<GroupAssignment, JsValue> {
+    if let Some(result) = packed::assignment(v) {
+        return Ok(result);
+    }
+    Ok(decode::<AssignmentJsonIn>(v, "result")?.into_assignment())
+}
+
 fn config_of(v: &JsValue) -> Result<AssignmentConfig, JsValue> {
     let c: Option<CoordinatorConfig> = decode_opt(v, "config")?;
     Ok(c.map(|c| assignment_config(&c)).unwrap_or_default())
@@ -189,7 +197,7 @@ pub fn assign(assignor_name: JsValue, group_spec: JsValue, config: JsValue) -> J
 #[wasm_bindgen(js_name = assignmentQuality)]
 pub fn assignment_quality(group_spec: JsValue, result: JsValue, config: JsValue) -> JsResult {
     let spec = spec_of(&group_spec)?;
-    let result = decode::<AssignmentJsonIn>(&result, "result")?.into_assignment();
+    let result = result_of(&result)?;
     let config: Option<CoordinatorConfig> = decode_opt(&config, "config")?;
     let config = config.map(|c| assignment_config(&c));
     output(&quality_with_config(&spec, &result, config.as_ref()))
@@ -232,6 +240,13 @@ impl AssignIoFloor {
     /// rest as JSON text); true when it packed.
     pub fn pack(&self, group_spec: JsValue) -> bool {
         packed::packs_spec(&group_spec)
+    }
+
+    /// Only the JS side of a result's way into `assignmentQuality` (`packAssignment`);
+    /// true when it packed.
+    #[wasm_bindgen(js_name = packResult)]
+    pub fn pack_result(&self, result: JsValue) -> bool {
+        packed::packs_assignment(&result)
     }
 
     /// Only the decoding of the spec (packed or as JSON text, and the typed decode):

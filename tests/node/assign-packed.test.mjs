@@ -364,6 +364,173 @@ test("assignmentQuality reads a packed spec as it reads the JSON text", () => {
   }
 });
 
+// assignmentQuality() packs the result it rates as well (src/wasm/packed.rs,
+// packAssignment): the same figures, or the same error, as from its JSON text.
+function sameResultAsText(spec, result, config) {
+  const viaObject = outcome(() => assignmentQuality(spec, result, config));
+  let text;
+  try {
+    text = bigintText(result);
+  } catch {
+    assert.ok(viaObject.message, "a result with no JSON text is an error");
+    return viaObject;
+  }
+  assert.deepEqual(
+    viaObject,
+    outcome(() => assignmentQuality(spec, text, config)),
+    `result ${text.slice(0, 400)}`,
+  );
+  return viaObject;
+}
+
+test("random results rate alike as objects and as JSON text", () => {
+  const r = rng(1074);
+  const floor = new AssignIoFloor("sticky", randomSpec(r));
+  let packed = 0;
+  let refused = 0;
+  for (let c = 0; c < 300; c++) {
+    const spec = randomSpec(r);
+    const config = { numStandbyReplicas: Math.floor(r() * 2) };
+    const result = assign(r() < 0.5 ? "sticky" : "highly_available", spec, config);
+    if (floor.packResult(result)) packed++;
+    assert.ok(sameResultAsText(spec, result, config).ok);
+    const entries = Object.values(result.members).flatMap((m) => [...m.activeTasks, ...m.standbyTasks]);
+    const victim = entries.find((e) => e.partitions.length > 0);
+    if (!victim) continue;
+    MUTATIONS[Math.floor(r() * MUTATIONS.length)](victim);
+    if (!sameResultAsText(spec, result, config).ok) refused++;
+  }
+  floor.free();
+  assert.equal(packed, 300, "every result assign() returns is packed");
+  assert.ok(refused > 60, `refused ${refused}`);
+});
+
+test("JavaScript-only forms of a result rate as their JSON text says", () => {
+  const spec = {
+    subtopologies: [{ subtopologyId: "0", numPartitions: 4, stateful: true }],
+    members: [
+      { memberId: "a", processId: "p" },
+      { memberId: "b", processId: "q" },
+    ],
+  };
+  const base = () => assign("sticky", spec, { numStandbyReplicas: 1 });
+  const entry = (result) => result.members.a.activeTasks[0];
+  const cases = {
+    "the result with toJSON": (x) => {
+      x.toJSON = () => ({ members: {} });
+    },
+    "the members with toJSON": (x) => {
+      x.members.toJSON = () => ({});
+    },
+    "a member with toJSON": (x) => {
+      x.members.a.toJSON = () => ({});
+    },
+    "a list with toJSON": (x) => {
+      x.members.a.activeTasks.toJSON = () => [];
+    },
+    "an extra key": (x) => {
+      x.extra = 1;
+    },
+    "an extra key that is undefined": (x) => {
+      x.extra = undefined;
+    },
+    "members inherited": (x) => Object.setPrototypeOf(x, { members: x.members }) && delete x.members,
+    "members not enumerable": (x) => {
+      Object.defineProperty(x, "members", { value: x.members, enumerable: false });
+    },
+    "members that is an array": (x) => {
+      x.members = [x.members.a];
+    },
+    "no members": (x) => {
+      x.members = {};
+    },
+    "a member that is null": (x) => {
+      x.members.c = null;
+    },
+    "a member that is undefined": (x) => {
+      x.members.c = undefined;
+    },
+    "a member that is a number": (x) => {
+      x.members.c = 5;
+    },
+    "a member without lists": (x) => {
+      x.members.c = {};
+    },
+    "lists that are null": (x) => {
+      x.members.a.standbyTasks = null;
+    },
+    "a member with reported offsets": (x) => {
+      x.members.a.taskOffsets = [{ subtopologyId: "0", partition: 0, offset: 5 }];
+    },
+    "a member with an extra key": (x) => {
+      x.members.a.extra = true;
+    },
+    "member ids like array indices": (x) => {
+      x.members = { 10: x.members.a, 2: x.members.b, x: { activeTasks: [] } };
+    },
+    "an own __proto__ member": (x) => {
+      const members = JSON.parse(`{"__proto__":${JSON.stringify(x.members.a)},"b":${JSON.stringify(x.members.b)}}`);
+      x.members = members;
+    },
+    "an empty member id": (x) => {
+      x.members[""] = x.members.a;
+      delete x.members.a;
+    },
+    "a member id with U+0000": (x) => {
+      x.members["a\u0000b"] = x.members.a;
+    },
+    "a member id with a lone surrogate": (x) => {
+      x.members["a\ud800"] = x.members.a;
+    },
+    "a member id beyond Kafka's STRING limit": (x) => {
+      x.members["m".repeat(40000)] = x.members.a;
+    },
+    "a member behind a getter": (x) => {
+      const a = x.members.a;
+      Object.defineProperty(x.members, "a", { get: () => a, enumerable: true });
+    },
+    "a getter that throws": (x) => {
+      Object.defineProperty(x.members, "a", {
+        get: () => {
+          throw new Error("no");
+        },
+        enumerable: true,
+      });
+    },
+    "a BigInt partition": (x) => {
+      entry(x).partitions[0] = 1n;
+    },
+    "a hole in a list": (x) => {
+      x.members.a.activeTasks.length += 1;
+    },
+    "an entry without a prototype": (x) => {
+      x.members.a.activeTasks[0] = Object.assign(Object.create(null), entry(x));
+    },
+    "a result that is a string of JSON": (x) => JSON.stringify(x),
+  };
+  for (const [what, change] of Object.entries(cases)) {
+    const result = base();
+    const changed = change(result);
+    const given = typeof changed === "string" ? changed : result;
+    let text;
+    try {
+      text = bigintText(given);
+    } catch {
+      text = null;
+    }
+    const viaObject = outcome(() => assignmentQuality(spec, given));
+    if (text === null) {
+      assert.ok(viaObject.message, `${what}: expected an error`);
+      continue;
+    }
+    assert.deepEqual(
+      viaObject,
+      outcome(() => assignmentQuality(spec, typeof given === "string" ? given : text)),
+      what,
+    );
+  }
+});
+
 // The packer writes into one buffer kept between calls; user code that runs while a
 // spec is packed (a getter read for the member's copy, a toJSON met by JSON.stringify)
 // and calls assign() itself must not write into the buffer the outer call still holds.
