@@ -282,6 +282,8 @@ export declare class AssignIoFloor {
   run(groupSpec: GroupSpec | string): GroupAssignment;
   /** Only the JS side of the spec's way in (its owned lists packed); true when it packed. */
   pack(groupSpec: GroupSpec | string): boolean;
+  /** Only the JS side of a result's way into assignmentQuality() (its lists packed); true when it packed. */
+  packResult(result: GroupAssignment | string): boolean;
   /** Only the decoding of the spec (what run() does before it builds the result). */
   decode(groupSpec: GroupSpec | string): void;
   free(): void;

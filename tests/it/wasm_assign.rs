@@ -122,6 +122,28 @@ fn a_caught_up_warmup_is_reported() {
         .unwrap());
 }
 
+/// A member's active list, in forms the packer packs and forms it must refuse.
+const LISTS: [&str; 18] = [
+    r#"[{"subtopologyId":"0","partitions":[0,1]},{"subtopologyId":"1","partitions":[1]}]"#,
+    r#"[{"subtopologyId":"1","partitions":[1,0]},{"subtopologyId":"0","partitions":[2,2]}]"#,
+    r#"[{"partitions":[0],"subtopologyId":"0"}]"#,
+    r#"null"#,
+    r#"[]"#,
+    r#"[{"subtopologyId":"0","partitions":[-1]}]"#,
+    r#"[{"subtopologyId":"0","partitions":[1.5]}]"#,
+    r#"[{"subtopologyId":"0","partitions":[2147483648]}]"#,
+    r#"[{"subtopologyId":"0","partitions":["1"]}]"#,
+    r#"[{"subtopologyId":"0"}]"#,
+    r#"[{"subtopologyId":"0","partitions":[0],"x":1}]"#,
+    r#"[{"subtopologyId":0,"partitions":[0]}]"#,
+    r#"[["0",[1]]]"#,
+    r#"[null]"#,
+    r#"5"#,
+    r#"{"subtopologyId":"0","partitions":[0]}"#,
+    r#"[{"subtopologyId":"9","partitions":[7]}]"#,
+    r#"[{"subtopologyId":"a\u0000b","partitions":[0]}]"#,
+];
+
 /// A spec object's owned lists cross packed (src/wasm/packed.rs), JSON text as text:
 /// both give the same assignment or the same error, for inputs in and out of shape.
 #[wasm_bindgen_test]
@@ -132,33 +154,9 @@ fn packed_and_text_specs_answer_alike() {
             "members":[{{"memberId":"a","processId":"p","activeTasks":{list}}},{{"memberId":"b","processId":"q","standbyTasks":[{{"subtopologyId":"0","partitions":[3]}}]}}]}}"#
         )
     };
-    let lists = [
-        r#"[{"subtopologyId":"0","partitions":[0,1]},{"subtopologyId":"1","partitions":[1]}]"#,
-        r#"[{"subtopologyId":"1","partitions":[1,0]},{"subtopologyId":"0","partitions":[2,2]}]"#,
-        r#"[{"partitions":[0],"subtopologyId":"0"}]"#,
-        r#"null"#,
-        r#"[]"#,
-        r#"[{"subtopologyId":"0","partitions":[-1]}]"#,
-        r#"[{"subtopologyId":"0","partitions":[1.5]}]"#,
-        r#"[{"subtopologyId":"0","partitions":[2147483648]}]"#,
-        r#"[{"subtopologyId":"0","partitions":["1"]}]"#,
-        r#"[{"subtopologyId":"0"}]"#,
-        r#"[{"subtopologyId":"0","partitions":[0],"x":1}]"#,
-        r#"[{"subtopologyId":0,"partitions":[0]}]"#,
-        r#"[["0",[1]]]"#,
-        r#"[null]"#,
-        r#"5"#,
-        r#"{"subtopologyId":"0","partitions":[0]}"#,
-        r#"[{"subtopologyId":"9","partitions":[7]}]"#,
-        r#"[{"subtopologyId":"a\u0000b","partitions":[0]}]"#,
-    ];
-    let outcome = |r: Result<JsValue, JsValue>| match r {
-        Ok(v) => format!("ok {}", stringify(&v)),
-        Err(e) => format!("error {}", thrown(e)),
-    };
     let name = || JsValue::from_str("sticky");
     let mut refused = 0;
-    for list in lists {
+    for list in LISTS {
         let text = entry(list);
         let via_object = outcome(assign(name(), js(&text), JsValue::NULL));
         let via_text = outcome(assign(name(), JsValue::from_str(&text), JsValue::NULL));
@@ -166,4 +164,40 @@ fn packed_and_text_specs_answer_alike() {
         refused += usize::from(via_object.starts_with("error"));
     }
     assert!(refused >= 9, "{refused} refused");
+}
+
+/// `assignmentQuality()` packs the result's lists as `assign()` packs a spec's.
+#[wasm_bindgen_test]
+fn packed_and_text_results_rate_alike() {
+    let spec = r#"{"subtopologies":[{"subtopologyId":"0","numPartitions":4,"stateful":true},{"subtopologyId":"1","numPartitions":2}],
+        "members":[{"memberId":"a","processId":"p"},{"memberId":"b","processId":"q"}]}"#;
+    let result = |list: &str| {
+        format!(
+            r#"{{"members":{{"a":{{"activeTasks":{list},"standbyTasks":[]}},"b":{{"standbyTasks":[{{"subtopologyId":"0","partitions":[3]}}]}}}}}}"#
+        )
+    };
+    let floor = AssignIoFloor::new(JsValue::from_str("sticky"), js(spec), JsValue::NULL)
+        .map_err(thrown)
+        .expect("floor");
+    assert!(floor.pack_result(js(&result(LISTS[0]))));
+    let mut refused = 0;
+    for list in LISTS {
+        let text = result(list);
+        let via_object = outcome(assignment_quality(js(spec), js(&text), JsValue::NULL));
+        let via_text = outcome(assignment_quality(
+            js(spec),
+            JsValue::from_str(&text),
+            JsValue::NULL,
+        ));
+        assert_eq!(via_object, via_text, "activeTasks {list}");
+        refused += usize::from(via_object.starts_with("error"));
+    }
+    assert!(refused >= 9, "{refused} refused");
+}
+
+fn outcome(r: Result<JsValue, JsValue>) -> String {
+    match r {
+        Ok(v) => format!("ok {}", stringify(&v)),
+        Err(e) => format!("error {}", thrown(e)),
+    }
 }
