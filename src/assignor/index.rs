@@ -343,10 +343,11 @@ impl<'a> Index<'a> {
         }
     }
 
-    /// The valid tasks of a set, sorted.
-    pub fn tasks_of(&self, set: &TaskSet) -> Vec<u32> {
+    /// The valid tasks of a set, sorted (`ids`: one lookup for all the sets of an input
+    /// that stays borrowed while it is used).
+    pub fn tasks_of(&self, set: &TaskSet, ids: &mut IdLookup) -> Vec<u32> {
         let mut out = Vec::with_capacity(set.len());
-        self.tasks_into(set, &mut out, &mut IdLookup::new(self));
+        self.tasks_into(set, &mut out, ids);
         out
     }
 
