@@ -377,9 +377,11 @@ fn owned_lists(parts: &Parts, members: usize, text_bytes: usize) -> Option<Vec<O
     let mut reader = PackedReader::new(&ids, &parts.ints, &parts.offsets, budget);
     let (mut tasks, mut offsets) = (Vec::new(), Vec::new());
     let ids = (shared.as_slice(), ranks.as_slice());
-    let owned = (0..members)
-        .map(|_| member_owned(&mut reader, &mut tasks, &mut offsets, ids))
-        .collect::<Option<Vec<Owned>>>()?;
+    // Sized first: collected through `Option` it grew by doubling, moving every entry.
+    let mut owned = Vec::with_capacity(members);
+    for _ in 0..members {
+        owned.push(member_owned(&mut reader, &mut tasks, &mut offsets, ids)?);
+    }
     reader.done().then_some(owned)
 }
 
