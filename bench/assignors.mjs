@@ -1,7 +1,7 @@
 // Assignor benchmarks for the wasm build under Node (BENCHMARKS.md, "Assignors").
 //   scripts/build-wasm.sh && node bench/assignors.mjs [--grid] [--filter TEXT] [--quality]
 //     [--kafka DIR | --against DIR [--rate]] [--same-process | --processes N]
-// The cases of benches/assignors.rs (shared/bench/INPUTS.md and issue 11), built the
+// The cases of benches/assignors.rs (bench/INPUTS.md and issue 11), built the
 // same way: S subtopologies `topic-i_subtopology` of P partitions (even i stateful),
 // members `member-i` in process `process-(i div K)`, standby 0 or 1, and one of
 // initial (all M members), leave (`member-(M/2)` leaves the initial assignment of M),
@@ -431,7 +431,7 @@ if (AGAINST) {
 console.log(
   KAFKA_BUILD
     ? `Kafka: StickyTaskAssignor measured in this run before ours on each case (source ${KAFKA_BUILD.commit ?? "work tree"}, ${KAFKA_BUILD.java}, bench/kafka/run.mjs)`
-    : "Kafka: the figures of shared/bench/INPUTS.md (2026-12-01); --kafka DIR measures them in this run",
+    : "Kafka: the figures of bench/INPUTS.md (2026-12-01); --kafka DIR measures them in this run",
 );
 console.log(
   SAME_PROCESS

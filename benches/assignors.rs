@@ -1,4 +1,4 @@
-//! Assignor benchmarks over the cases of `shared/bench/INPUTS.md` (Kafka's
+//! Assignor benchmarks over the cases of `bench/INPUTS.md` (Kafka's
 //! `StreamsStickyAssignorBenchmark` inputs and the scenarios of issue 11), so the
 //! figures compare with Kafka's, on equal output quality.
 //!

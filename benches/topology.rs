@@ -1,5 +1,5 @@
 //! Topology configuration benchmarks: `validate` and `configure` on the benchmark
-//! group of /work/shared/bench/INPUTS.md (S subtopologies, each reading its own topic
+//! group of bench/INPUTS.md (S subtopologies, each reading its own topic
 //! of P partitions, every second one with a changelog), on a chain of repartition
 //! topics with copartitioned joins, and on regex sources over many topics. Run with
 //! `cargo bench --bench topology`; figures in BENCHMARKS.md.

@@ -18,7 +18,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Apache Kafka's broker-side StickyTaskAssignor on one case of shared/bench/INPUTS.md, built
+ * Apache Kafka's broker-side StickyTaskAssignor on one case of bench/INPUTS.md, built
  * exactly as bench/assignors.mjs builds ours (same members, processes, subtopologies, and the
  * same leave / join / replace of the reassignment cases, from Kafka's own initial assignment).
  *
