@@ -531,6 +531,63 @@ test("JavaScript-only forms of a result rate as their JSON text says", () => {
   }
 });
 
+// A result's packing shares the kept buffers: a getter read while it packs, or a
+// toJSON met while its text is made, that rates another result itself must get the
+// same figures as that result's JSON text, and the outer call its own answer.
+test("assignmentQuality() called while a result is packed leaves both answers intact", () => {
+  const r = rng(1075);
+  for (let c = 0; c < 20; c++) {
+    const spec = randomSpec(r);
+    const outer = assign("sticky", spec);
+    const innerSpec = randomSpec(r);
+    const inner = assign("sticky", innerSpec);
+    const innerExpected = outcome(() => assignmentQuality(innerSpec, JSON.stringify(inner)));
+    const seen = [];
+    const reenter = () => seen.push(outcome(() => assignmentQuality(innerSpec, inner)));
+    const ids = Object.keys(outer.members);
+    const last = ids[ids.length - 1];
+    const value = outer.members[last];
+    if (c % 3 === 0) {
+      // Read while the member is copied, after every list is in the buffer; undefined,
+      // so the JSON text leaves it out and the packed lists are used.
+      Object.defineProperty(value, "later", {
+        get: () => {
+          reenter();
+          return undefined;
+        },
+        enumerable: true,
+      });
+    } else if (c % 3 === 1) {
+      // Read before the lists are packed.
+      Object.defineProperty(outer.members, last, {
+        get: () => {
+          reenter();
+          return value;
+        },
+        enumerable: true,
+      });
+    } else {
+      // An unknown key: the text decoder refuses it, after its toJSON ran.
+      value.note = {
+        toJSON: () => {
+          reenter();
+          return 1;
+        },
+      };
+    }
+    seen.length = 0;
+    const expected = outcome(() => assignmentQuality(spec, JSON.stringify(outer)));
+    seen.length = 0;
+    assert.deepEqual(
+      outcome(() => assignmentQuality(spec, outer)),
+      expected,
+      `case ${c}`,
+    );
+    assert.ok(seen.length > 0, `case ${c}: the nested call ran`);
+    for (const x of seen) assert.deepEqual(x, innerExpected, `case ${c}: the nested call`);
+  }
+});
+
 // The packer writes into one buffer kept between calls; user code that runs while a
 // spec is packed (a getter read for the member's copy, a toJSON met by JSON.stringify)
 // and calls assign() itself must not write into the buffer the outer call still holds.
