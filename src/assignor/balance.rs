@@ -133,6 +133,7 @@ impl PartialOrd for Load {
 
 /// Tasks that members may take: each eligible member's `need` brings it to the common
 /// level; `extras` more may go one each to members with `extra_ok` (at the level).
+#[derive(Clone)]
 pub(crate) struct Targets {
     pub need: Vec<u32>,
     pub extra_ok: Vec<bool>,
