@@ -144,7 +144,7 @@ pub(crate) struct Dealer {
     /// passes. Holds and the level only grow within a subtopology, so it is reset
     /// when a subtopology begins or the level rises. Walking past members above the
     /// level one by one was most of a scale-out with standbys (100 of 1 000 members
-    /// owning everything: 77 places per standby dealt).
+    /// owning everything: 77 places a search, 11 ms of `assign()` where 4 now).
     low_open: Jumps,
     /// Ring members that may have no room left (a compaction is due past a quarter).
     dead: usize,
