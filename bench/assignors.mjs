@@ -55,10 +55,9 @@ import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { buildKafka, runKafka } from "./kafka/run.mjs";
-import { time } from "./timing.mjs";
+import { time, timeBoth } from "./timing.mjs";
 
 const require = createRequire(import.meta.url);
 const pkg = require("../pkg/node.cjs");
@@ -320,30 +319,6 @@ function split(assignor, spec, config) {
     out: Math.max(0, io - decoded),
     floor: io,
   };
-}
-
-/** Both builds' assign() on one input, called in turn for about `budgetMs`. */
-function timeBoth(fnA, fnB, budgetMs = 3000) {
-  const a = [];
-  const b = [];
-  const both = [
-    [fnA, a],
-    [fnB, b],
-  ];
-  const start = performance.now();
-  for (let r = 0; r < 40 || (performance.now() - start < budgetMs && a.length < 2000); r++) {
-    // Alternate which goes first, so that neither always runs after the other's garbage.
-    for (const [fn, into] of r % 2 === 0 ? both : [...both].reverse()) {
-      const t = performance.now();
-      fn();
-      if (r >= 10) into.push(performance.now() - t);
-    }
-  }
-  const at = (s, q) => s[Math.floor(q * (s.length - 1))];
-  return [a, b].map((s) => {
-    s.sort((x, y) => x - y);
-    return { median: at(s, 0.5), p25: at(s, 0.25), min: s[0], n: s.length };
-  });
 }
 
 function against() {

@@ -10,7 +10,7 @@
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { performance } from "node:perf_hooks";
+import { timeBoth } from "./timing.mjs";
 
 const require = createRequire(import.meta.url);
 const NEW = require("../pkg/node.cjs");
@@ -28,20 +28,6 @@ const member = (i, K) => ({
   processId: `p${Math.floor(i / K)}`,
   ...(K === 4 ? { rackId: `r${Math.floor(i / K) % 3}` } : {}),
 });
-
-/** Both builds on `f`, called in turn (alternating which goes first): medians. */
-function timeBoth(f) {
-  const runs = [[], []];
-  const start = performance.now();
-  for (let r = 0; r < 20 || (performance.now() - start < 2000 && r < 500); r++) {
-    for (const k of r % 2 ? [0, 1] : [1, 0]) {
-      const t = performance.now();
-      f(k === 0 ? NEW : OLD);
-      runs[k].push(performance.now() - t);
-    }
-  }
-  return runs.map((s) => s.sort((a, b) => a - b)[Math.floor(s.length / 2)]);
-}
 
 console.log(`node ${process.version}, ${new Date().toISOString()}, load average ${os.loadavg()[0].toFixed(2)}`);
 console.log("| case (S x P, owners of members) | this median ms | other median ms | this / other |");
@@ -84,9 +70,13 @@ for (const [S, P] of [
           }
         }
         if (K === 4 && standby === 1) {
-          const [ours, theirs] = timeBoth((p) => p.assign("sticky", spec, config));
+          const [ours, theirs] = timeBoth(
+            () => NEW.assign("sticky", spec, config),
+            () => OLD.assign("sticky", spec, config),
+            2000,
+          );
           console.log(
-            `| ${S} x ${P}, ${k} of ${N} | ${ours.toFixed(2)} | ${theirs.toFixed(2)} | ${(ours / theirs).toFixed(2)} |`,
+            `| ${S} x ${P}, ${k} of ${N} | ${ours.median.toFixed(2)} | ${theirs.median.toFixed(2)} | ${(ours.median / theirs.median).toFixed(2)} |`,
           );
         }
       }

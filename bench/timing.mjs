@@ -26,3 +26,28 @@ export function time(fn, budgetMs = 1500) {
   samples.sort((a, b) => a - b);
   return { median: samples[Math.floor(samples.length / 2)], min: samples[0] };
 }
+
+/** Two calls (two builds on one input), in turn for about `budgetMs`: the median, p25,
+ * minimum and count of each. */
+export function timeBoth(fnA, fnB, budgetMs = 3000) {
+  const a = [];
+  const b = [];
+  const both = [
+    [fnA, a],
+    [fnB, b],
+  ];
+  const start = performance.now();
+  for (let r = 0; r < 40 || (performance.now() - start < budgetMs && a.length < 2000); r++) {
+    // Alternate which goes first, so that neither always runs after the other's garbage.
+    for (const [fn, into] of r % 2 === 0 ? both : [...both].reverse()) {
+      const t = performance.now();
+      fn();
+      if (r >= 10) into.push(performance.now() - t);
+    }
+  }
+  const at = (s, q) => s[Math.floor(q * (s.length - 1))];
+  return [a, b].map((s) => {
+    s.sort((x, y) => x - y);
+    return { median: at(s, 0.5), p25: at(s, 0.25), min: s[0], n: s.length };
+  });
+}
