@@ -268,6 +268,15 @@ impl Dealer {
         self.walk(targets, left, true)
     }
 
+    /// The jump pointers of a walk with room (and, with `low`, at the level).
+    fn jumps(&mut self, low: bool) -> &mut Jumps {
+        if low {
+            &mut self.low_open
+        } else {
+            &mut self.open
+        }
+    }
+
     fn walk(&mut self, targets: &Targets, left: &mut usize, low: bool) -> Option<u32> {
         let n = self.ring.len();
         while *left > 0 {
@@ -275,12 +284,7 @@ impl Dealer {
                 self.cursor = 0;
             }
             let at = self.cursor;
-            let jumps = if low {
-                &mut self.low_open
-            } else {
-                &mut self.open
-            };
-            let open = jumps.from(at, n);
+            let open = self.jumps(low).from(at, n);
             let passed = open - at;
             if passed >= *left {
                 // The walk ends among places known full.
@@ -299,12 +303,7 @@ impl Dealer {
             if targets.has_room(m as usize) && (!low || self.holds(m) <= self.level) {
                 return Some(m);
             }
-            let marks = if low {
-                &mut self.low_open
-            } else {
-                &mut self.open
-            };
-            marks.point(open, open + 1);
+            self.jumps(low).point(open, open + 1);
         }
         None
     }
