@@ -29,17 +29,8 @@ pub(crate) fn keep_spread(
     out: &mut Vec<u32>,
 ) {
     let members = ix.num_eligible.max(1) as i64;
-    // Runs of one subtopology: (start in `prev`, kept so far, subtopology).
-    let mut runs: Vec<(usize, usize, usize)> = Vec::new();
-    let mut i = 0;
-    let mut s = 0;
-    while let Some(&t) = prev.get(i) {
-        s = ix.subtopology_of(s, t);
-        let end = ix.base[s + 1];
-        let len = prev[i..].partition_point(|&x| x < end);
-        runs.push((i, len, s));
-        i += len;
-    }
+    // (start in `prev`, kept so far, subtopology).
+    let mut runs = subtopology_runs(ix, prev);
     let n = runs.len();
     // Whole tasks above the fair share (rounded up): `len - size / members`.
     let above = |len: usize, s: usize| {
@@ -75,6 +66,61 @@ pub(crate) fn keep_spread(
     for &(start, kept, _) in &runs {
         out.extend_from_slice(&prev[start..start + kept]);
     }
+}
+
+/// Which `keep` of member `m`'s claims (sorted) it keeps when none counts more than
+/// another (standbys of the tasks that moved away from it, more than its room): one of
+/// each subtopology in turn, from another place in each subtopology's run, so that the
+/// tasks kept are of many subtopologies and, as the deal gives the same places of
+/// every subtopology to one member, of many new active owners (each then has its
+/// standbys on many members). The rest count as freed.
+pub(crate) fn keep_in_turn(
+    ix: &Index<'_>,
+    m: usize,
+    prev: &[u32],
+    keep: usize,
+    freed: &mut Freed,
+    out: &mut Vec<u32>,
+) {
+    let runs = subtopology_runs(ix, prev);
+    let n = runs.len();
+    let mut kept = vec![false; prev.len()];
+    let mut left = keep.min(prev.len());
+    let mut round = 0;
+    while left > 0 {
+        for j in 0..n {
+            let r = (j + m) % n;
+            let (start, len, _) = runs[r];
+            if round < len && left > 0 {
+                kept[start + (r + round) % len] = true;
+                left -= 1;
+            }
+        }
+        round += 1;
+    }
+    for &(start, len, s) in &runs {
+        for i in start..start + len {
+            match kept[i] {
+                true => out.push(prev[i]),
+                false => freed.add(s),
+            }
+        }
+    }
+}
+
+/// The runs of one subtopology in sorted tasks: (start, length, subtopology).
+fn subtopology_runs(ix: &Index<'_>, tasks: &[u32]) -> Vec<(usize, usize, usize)> {
+    let mut runs = Vec::new();
+    let mut i = 0;
+    let mut s = 0;
+    while let Some(&t) = tasks.get(i) {
+        s = ix.subtopology_of(s, t);
+        let end = ix.base[s + 1];
+        let len = tasks[i..].partition_point(|&x| x < end);
+        runs.push((i, len, s));
+        i += len;
+    }
+    runs
 }
 
 /// Per subtopology, how many of its tasks are without their previous holder in one
@@ -131,6 +177,9 @@ pub(crate) struct Dealer {
     /// Members with room, in member order (members that fill up are dropped now and
     /// then).
     ring: Vec<u32>,
+    /// Per member, its place in the ring (where it would stand when it has no room):
+    /// kept with the ring, for `turn_after`.
+    place: Vec<u32>,
     /// Where the next turn starts.
     cursor: usize,
     /// Per ring place, a place at or after it (up to the ring's length) with every
@@ -218,6 +267,7 @@ impl Dealer {
     pub fn new(members: usize) -> Self {
         Dealer {
             ring: Vec::new(),
+            place: vec![0; members],
             cursor: 0,
             open: Jumps::default(),
             low_open: Jumps::default(),
@@ -244,6 +294,13 @@ impl Dealer {
 
     /// No place known full (the ring was rebuilt).
     fn reopen(&mut self) {
+        let mut at = 0;
+        for (m, place) in self.place.iter_mut().enumerate() {
+            *place = at as u32;
+            if self.ring.get(at) == Some(&(m as u32)) {
+                at += 1;
+            }
+        }
         self.open.reset(self.ring.len());
         self.reopen_low();
     }
@@ -400,13 +457,16 @@ impl Dealer {
         Some(m)
     }
 
-    /// The next turn starts `offset` places after member `m`'s place around the
-    /// group: members with room stand around it at even distances, `m` where its
-    /// share of the member order puts it (it may have no room itself).
+    /// The next turn starts `offset` places after member `m`'s place in the ring
+    /// (where it would stand when it has no room). Its exact place, not its share of
+    /// the member order: with the share, members with no room (old owners after a
+    /// scale-out) squeezed the others' places, the deal ran ahead of them and dealt
+    /// every subtopology's standbys alike (one member backing all the stateful
+    /// actives of another).
     pub fn turn_after(&mut self, m: u32, offset: usize) {
-        let n = self.ring.len().max(1) as u64;
-        let place = u64::from(m) * n / (self.stamp.len().max(1) as u64);
-        self.cursor = ((place + offset as u64) % n) as usize;
+        let n = self.ring.len().max(1);
+        let place = self.place.get(m as usize).map_or(0, |&p| p as usize);
+        self.cursor = (place + offset) % n;
     }
 
     /// Places around the group (members that may have room).

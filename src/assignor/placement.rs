@@ -6,7 +6,7 @@
 //! checked before every standby and warm-up placement.
 
 use super::balance::{Quota, Targets};
-use super::deal::{keep_spread, Dealer, Freed};
+use super::deal::{keep_in_turn, keep_spread, Dealer, Freed};
 use super::index::{Flat, Held, Index, SubtopologyTable, NONE};
 use super::tags::TagPlacement;
 use super::{AssignmentConfig, GroupAssignment, MemberAssignment};
@@ -434,36 +434,45 @@ impl<'i, 'a> Placement<'i, 'a> {
         if !(0..n).any(over) {
             return GivenUp::default();
         }
-        // The claims of the members over their room, by member (a counting sort).
+        // A member whose tasks that moved away alone claim more than its room (many
+        // members joining a few that owned everything) chooses among those, and gives
+        // up all its other claims: keeping the first in task order put all its
+        // standbys in the first stateful subtopologies.
+        let heavy = |m: usize| moved_away[m] > room[m];
+        // The claims each member over its room chooses from, by member (a counting sort).
         let mut start = vec![0u32; n + 1];
         for m in 0..n {
-            start[m + 1] = start[m] + if over(m) { count[m] } else { 0 };
+            let listed = match (over(m), heavy(m)) {
+                (false, _) => 0,
+                (true, false) => count[m],
+                (true, true) => moved_away[m] as u32,
+            };
+            start[m + 1] = start[m] + listed;
         }
         let mut at = start.clone();
         let mut items = vec![0u32; start[n] as usize];
+        let mut out = Vec::new();
         claims(&mut |m, t, away| {
-            let m = m as usize;
-            if !away && over(m) {
-                items[at[m] as usize] = t;
-                at[m] += 1;
+            let mi = m as usize;
+            if over(mi) && away == heavy(mi) {
+                items[at[mi] as usize] = t;
+                at[mi] += 1;
+            } else if !away && heavy(mi) {
+                out.push((t, m));
             }
         });
-        let mut out = Vec::new();
         let mut kept = Vec::new();
         let mut freed = Freed::none(ix);
         for m in (0..n).filter(|&m| over(m)) {
             let list = &items[start[m] as usize..start[m + 1] as usize];
-            let keep = room[m].saturating_sub(moved_away[m]) as usize;
             kept.clear();
-            keep_spread(
-                ix,
-                m,
-                list,
-                self.replicas as u32,
-                keep,
-                &mut freed,
-                &mut kept,
-            );
+            if heavy(m) {
+                keep_in_turn(ix, m, list, room[m] as usize, &mut freed, &mut kept);
+            } else {
+                let keep = (room[m] - moved_away[m]) as usize;
+                let copies = self.replicas as u32;
+                keep_spread(ix, m, list, copies, keep, &mut freed, &mut kept);
+            }
             let mut k = kept.iter().peekable();
             for &t in list {
                 if k.peek() == Some(&&t) {

@@ -326,3 +326,61 @@ fn an_empty_group_and_an_empty_topology_are_fine() {
     let a = run(STICKY, &spec, &config(1));
     assert!(a.members["m"].active.is_empty());
 }
+
+/// Many instances joining a few that own everything at once (a group scaled out, the
+/// playground's join storm): every subtopology's standbys end as even as its actives,
+/// and the owners give up only what balance requires.
+#[test]
+fn a_scale_out_spreads_each_subtopologys_standbys() {
+    let subs: Vec<_> = (0..20)
+        .map(|i| sub(&format!("{i:02}"), 10, i % 2 == 0))
+        .collect();
+    let name = |i: u32| format!("m{i:02}");
+    let owners: Vec<_> = (0..3).map(|i| member(&name(i), &name(i))).collect();
+    let cfg = config(1);
+    let small = group(subs.clone(), owners);
+    let before = run(STICKY, &small, &cfg);
+    let mut spec = next_round(&small, &before);
+    spec.members
+        .extend((3..30).map(|i| member(&name(i), &name(i))));
+    let a = run(STICKY, &spec, &cfg);
+    let q = quality_of(&spec, &a);
+    assert_eq!(q.standby_tasks, 100);
+    assert_eq!(q.standby_subtopology_spread.max, 1, "{q:?}");
+    assert_eq!(q.subtopology_spread.max, 1, "{q:?}");
+    assert!(q.total_balance.spread <= 1, "{q:?}");
+    assert_eq!(q.active_tasks_moved, q.active_tasks_moved_minimum);
+    // The owners' standbys are of tasks they ran (warm), as many as their room holds.
+    for i in 0..3 {
+        let (now, then) = (&a.members[&name(i)], &before.members[&name(i)]);
+        assert!(now.standby.is_subset(&then.active), "{}", name(i));
+        assert_eq!(now.active.len() + now.standby.len(), 10);
+    }
+}
+
+/// The deal gives a new member the same partition of every subtopology; dealing the
+/// standbys the same way would put all of its stateful actives' standbys on one
+/// other member (fan-out 1: when it fails, one member restores everything it ran,
+/// or most of it restarts cold). 10 owners, 90 join, 10 subtopologies of 100.
+#[test]
+fn a_scale_out_does_not_mirror_the_actives_in_the_standbys() {
+    let subs: Vec<_> = (0..10)
+        .map(|i| sub(&i.to_string(), 100, i % 2 == 0))
+        .collect();
+    let name = |i: u32| format!("m{i:02}");
+    let owners: Vec<_> = (0..10).map(|i| member(&name(i), &name(i))).collect();
+    let cfg = config(1);
+    let small = group(subs, owners);
+    let before = run(STICKY, &small, &cfg);
+    let mut spec = next_round(&small, &before);
+    spec.members
+        .extend((10..100).map(|i| member(&name(i), &name(i))));
+    let a = run(STICKY, &spec, &cfg);
+    let q = quality_of(&spec, &a);
+    assert_eq!(q.standby_tasks, 500);
+    assert_eq!(q.subtopology_spread.max, 0, "{q:?}");
+    assert_eq!(q.standby_subtopology_spread.max, 0, "{q:?}");
+    // Every member runs one task of each of the 5 stateful subtopologies: their
+    // standbys are on 5 different members.
+    assert_eq!(q.standby_fan_out.min, 5, "{q:?}");
+}
