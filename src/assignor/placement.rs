@@ -534,7 +534,7 @@ impl<'i, 'a> Placement<'i, 'a> {
         let ix = self.ix;
         // Built on the first uneven subtopology: most assignments have none, and one
         // list per member cost a fifth of a whole standby assignment.
-        let mut of: Option<Vec<Vec<SpreadStandby>>> = None;
+        let mut of: Option<SpreadLists> = None;
         let mut count = vec![0u32; ix.num_members()];
         let mut budget: u64 = 20_000_000;
         for s in 0..ix.subtopologies.len() {
@@ -580,23 +580,37 @@ impl<'i, 'a> Placement<'i, 'a> {
     }
 
     /// Per member, its standbys as `level_standby_spread` swaps them, in task order.
-    fn spread_standbys_by_member(&self) -> Vec<Vec<SpreadStandby>> {
-        let mut of: Vec<Vec<SpreadStandby>> = (0..self.ix.num_members())
-            .map(|m| {
-                let others = self.active_count[m] + self.warmup_count[m];
-                Vec::with_capacity(self.total_count[m].saturating_sub(others) as usize)
-            })
-            .collect();
-        let mut s = 0;
-        for t in 0..self.ix.num_tasks {
-            s = self.ix.subtopology_of(s, t);
+    fn spread_standbys_by_member(&self) -> SpreadLists {
+        let ix = self.ix;
+        let mut start = vec![0u32; ix.num_members() + 1];
+        for t in 0..ix.num_tasks {
             for &h in self.standby_holders(t) {
                 if h != NONE {
-                    of[h as usize].push(self.spread_standby(t, s, h));
+                    start[h as usize + 1] += 1;
                 }
             }
         }
-        of
+        for m in 0..ix.num_members() {
+            start[m + 1] += start[m];
+        }
+        let mut at = start.clone();
+        let blank = SpreadStandby {
+            t: 0,
+            s: 0,
+            placed: false,
+        };
+        let mut items = vec![blank; start[ix.num_members()] as usize];
+        let mut s = 0;
+        for t in 0..ix.num_tasks {
+            s = ix.subtopology_of(s, t);
+            for &h in self.standby_holders(t) {
+                if h != NONE {
+                    items[at[h as usize] as usize] = self.spread_standby(t, s, h);
+                    at[h as usize] += 1;
+                }
+            }
+        }
+        SpreadLists { start, items }
     }
 
     /// The standby of `t` (of subtopology `s`) on `m`; `placed` when this assignment
@@ -629,13 +643,13 @@ impl<'i, 'a> Placement<'i, 'a> {
 
     /// An eligible member holding at least two more standbys of subtopology `s` than
     /// some other eligible member, with a standby of `s` placed by this assignment.
-    fn most_uneven(&self, count: &[u32], s: usize, of: &[Vec<SpreadStandby>]) -> Option<u32> {
+    fn most_uneven(&self, count: &[u32], s: usize, of: &SpreadLists) -> Option<u32> {
         let ix = self.ix;
         let eligible = (0..ix.num_members()).filter(|&m| ix.eligible[m]);
         let lo = eligible.clone().map(|m| count[m]).min()?;
         eligible
             .filter(|&m| count[m] >= lo + 2)
-            .find(|&m| of[m].iter().any(|x| x.s as usize == s && x.placed))
+            .find(|&m| of.of(m).iter().any(|x| x.s as usize == s && x.placed))
             .map(|m| m as u32)
     }
 
@@ -644,7 +658,7 @@ impl<'i, 'a> Placement<'i, 'a> {
         &mut self,
         a: u32,
         s: usize,
-        of: &mut [Vec<SpreadStandby>],
+        of: &mut SpreadLists,
         count: &mut [u32],
         budget: &mut u64,
     ) -> bool {
@@ -653,7 +667,7 @@ impl<'i, 'a> Placement<'i, 'a> {
         // Standbys per subtopology of `a`, and of the `b` being tried.
         let subs = ix.subtopologies.len();
         let (mut of_a, mut of_b) = (vec![0u32; subs], vec![0u32; subs]);
-        for x in &of[ai] {
+        for x in of.of(ai) {
             of_a[x.s as usize] += 1;
         }
         for b in (0..ix.num_members() as u32).filter(|&b| ix.eligible[b as usize]) {
@@ -661,35 +675,34 @@ impl<'i, 'a> Placement<'i, 'a> {
             if count[bi] + 2 > count[ai] {
                 continue;
             }
-            *budget = budget.saturating_sub(1 + of[ai].len() as u64 * of[bi].len() as u64);
+            let (len_a, len_b) = (of.of(ai).len() as u64, of.of(bi).len() as u64);
+            *budget = budget.saturating_sub(1 + len_a * len_b);
             if *budget == 0 {
                 return false;
             }
             let same = pa == pb;
-            let x = of[ai]
-                .iter()
-                .copied()
-                .find(|x| x.s as usize == s && x.placed && (same || !self.process_holds(x.t, pb)));
+            let x =
+                of.of(ai).iter().copied().find(|x| {
+                    x.s as usize == s && x.placed && (same || !self.process_holds(x.t, pb))
+                });
             let Some(x) = x else { continue };
-            for y in &of[bi] {
+            for y in of.of(bi) {
                 of_b[y.s as usize] += 1;
             }
-            let y = of[bi].iter().copied().find(|y| {
+            let y = of.of(bi).iter().copied().find(|y| {
                 y.s as usize != s
                     && y.placed
                     && (same || !self.process_holds(y.t, pa))
                     && of_a[y.s as usize] < of_b[y.s as usize]
             });
-            for y in &of[bi] {
+            for y in of.of(bi) {
                 of_b[y.s as usize] = 0;
             }
             let Some(y) = y else { continue };
             self.move_standby(x.t, a, b);
             self.move_standby(y.t, b, a);
-            of[ai].retain(|z| z.t != x.t);
-            of[bi].retain(|z| z.t != y.t);
-            of[ai].push(self.spread_standby(y.t, y.s as usize, a));
-            of[bi].push(self.spread_standby(x.t, x.s as usize, b));
+            of.replace(ai, x.t, self.spread_standby(y.t, y.s as usize, a));
+            of.replace(bi, y.t, self.spread_standby(x.t, x.s as usize, b));
             count[ai] -= 1;
             count[bi] += 1;
             return true;
@@ -1208,6 +1221,40 @@ struct SpreadStandby {
     t: u32,
     s: u32,
     placed: bool,
+}
+
+/// Per member, its standbys as `SpreadStandby`s: one buffer, a member's at
+/// `items[start[m]..start[m + 1]]` (a swap keeps every member's count). A list per
+/// member was most of the repair's cost when it ran at all (10 000 members).
+struct SpreadLists {
+    start: Vec<u32>,
+    items: Vec<SpreadStandby>,
+}
+
+impl SpreadLists {
+    fn of(&self, m: usize) -> &[SpreadStandby] {
+        match (self.start.get(m), self.start.get(m + 1)) {
+            (Some(&a), Some(&b)) => self.items.get(a as usize..b as usize).unwrap_or(&[]),
+            _ => &[],
+        }
+    }
+
+    /// Member `m`'s standby of `t` gives way to `new`, last in its list (the order a
+    /// removal then a push gives).
+    fn replace(&mut self, m: usize, t: u32, new: SpreadStandby) {
+        let (Some(&a), Some(&b)) = (self.start.get(m), self.start.get(m + 1)) else {
+            return;
+        };
+        let Some(list) = self.items.get_mut(a as usize..b as usize) else {
+            return;
+        };
+        if let Some(i) = list.iter().position(|z| z.t == t) {
+            list[i..].rotate_left(1);
+            if let Some(last) = list.last_mut() {
+                *last = new;
+            }
+        }
+    }
 }
 
 /// Sticky standby claims given up (`standbys_given_up`). A member whose tasks that
