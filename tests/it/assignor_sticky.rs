@@ -7,7 +7,7 @@
 use crate::assign_support;
 
 use assign_support::*;
-use streams_rebalance::assignor::{AssignmentConfig, GroupSpec};
+use streams_rebalance::assignor::{AssignmentConfig, GroupAssignment, GroupSpec};
 use streams_rebalance::task::TaskSet;
 
 const STICKY: &str = "sticky";
@@ -327,23 +327,37 @@ fn an_empty_group_and_an_empty_topology_are_fine() {
     assert!(a.members["m"].active.is_empty());
 }
 
+/// `owners` members `m00`.. (one per process) own the assignment `sticky` made for
+/// them alone, then members up to `all` join with nothing: the group before and its
+/// assignment, the group after and its assignment.
+fn scale_out(
+    subs: Vec<streams_rebalance::assignor::SubtopologySpec>,
+    owners: u32,
+    all: u32,
+    cfg: &AssignmentConfig,
+) -> (GroupAssignment, GroupSpec, GroupAssignment) {
+    let name = |i: u32| format!("m{i:02}");
+    let small = group(
+        subs,
+        (0..owners).map(|i| member(&name(i), &name(i))).collect(),
+    );
+    let before = run(STICKY, &small, cfg);
+    let mut spec = next_round(&small, &before);
+    spec.members
+        .extend((owners..all).map(|i| member(&name(i), &name(i))));
+    let after = run(STICKY, &spec, cfg);
+    (before, spec, after)
+}
+
 /// Many instances joining a few that own everything at once (a group scaled out, the
 /// playground's join storm): every subtopology's standbys end as even as its actives,
 /// and the owners give up only what balance requires.
 #[test]
 fn a_scale_out_spreads_each_subtopologys_standbys() {
-    let subs: Vec<_> = (0..20)
+    let subs = (0..20)
         .map(|i| sub(&format!("{i:02}"), 10, i % 2 == 0))
         .collect();
-    let name = |i: u32| format!("m{i:02}");
-    let owners: Vec<_> = (0..3).map(|i| member(&name(i), &name(i))).collect();
-    let cfg = config(1);
-    let small = group(subs.clone(), owners);
-    let before = run(STICKY, &small, &cfg);
-    let mut spec = next_round(&small, &before);
-    spec.members
-        .extend((3..30).map(|i| member(&name(i), &name(i))));
-    let a = run(STICKY, &spec, &cfg);
+    let (before, spec, a) = scale_out(subs, 3, 30, &config(1));
     let q = quality_of(&spec, &a);
     assert_eq!(q.standby_tasks, 100);
     assert_eq!(q.standby_subtopology_spread.max, 1, "{q:?}");
@@ -351,9 +365,9 @@ fn a_scale_out_spreads_each_subtopologys_standbys() {
     assert!(q.total_balance.spread <= 1, "{q:?}");
     assert_eq!(q.active_tasks_moved, q.active_tasks_moved_minimum);
     // The owners' standbys are of tasks they ran (warm), as many as their room holds.
-    for i in 0..3 {
-        let (now, then) = (&a.members[&name(i)], &before.members[&name(i)]);
-        assert!(now.standby.is_subset(&then.active), "{}", name(i));
+    for owner in ["m00", "m01", "m02"] {
+        let (now, then) = (&a.members[owner], &before.members[owner]);
+        assert!(now.standby.is_subset(&then.active), "{owner}");
         assert_eq!(now.active.len() + now.standby.len(), 10);
     }
 }
@@ -364,18 +378,10 @@ fn a_scale_out_spreads_each_subtopologys_standbys() {
 /// or most of it restarts cold). 10 owners, 90 join, 10 subtopologies of 100.
 #[test]
 fn a_scale_out_does_not_mirror_the_actives_in_the_standbys() {
-    let subs: Vec<_> = (0..10)
+    let subs = (0..10)
         .map(|i| sub(&i.to_string(), 100, i % 2 == 0))
         .collect();
-    let name = |i: u32| format!("m{i:02}");
-    let owners: Vec<_> = (0..10).map(|i| member(&name(i), &name(i))).collect();
-    let cfg = config(1);
-    let small = group(subs, owners);
-    let before = run(STICKY, &small, &cfg);
-    let mut spec = next_round(&small, &before);
-    spec.members
-        .extend((10..100).map(|i| member(&name(i), &name(i))));
-    let a = run(STICKY, &spec, &cfg);
+    let (_, spec, a) = scale_out(subs, 10, 100, &config(1));
     let q = quality_of(&spec, &a);
     assert_eq!(q.standby_tasks, 500);
     assert_eq!(q.subtopology_spread.max, 0, "{q:?}");
