@@ -74,6 +74,12 @@ impl<T> Flat<T> {
         self.items.get(lo..hi).unwrap_or(&[])
     }
 
+    pub fn of_mut(&mut self, k: usize) -> &mut [T] {
+        let lo = self.start.get(k).copied().unwrap_or(0) as usize;
+        let hi = self.start.get(k + 1).copied().unwrap_or(0) as usize;
+        self.items.get_mut(lo..hi).unwrap_or(&mut [])
+    }
+
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
     }

@@ -534,7 +534,7 @@ impl<'i, 'a> Placement<'i, 'a> {
         let ix = self.ix;
         // Built on the first uneven subtopology: most assignments have none, and one
         // list per member cost a fifth of a whole standby assignment.
-        let mut of: Option<SpreadLists> = None;
+        let mut of: Option<Flat<SpreadStandby>> = None;
         let mut count = vec![0u32; ix.num_members()];
         let mut budget: u64 = 20_000_000;
         for s in 0..ix.subtopologies.len() {
@@ -579,8 +579,10 @@ impl<'i, 'a> Placement<'i, 'a> {
         of
     }
 
-    /// Per member, its standbys as `level_standby_spread` swaps them, in task order.
-    fn spread_standbys_by_member(&self) -> SpreadLists {
+    /// Per member, its standbys as `level_standby_spread` swaps them, in task order,
+    /// in one buffer (a swap keeps every member's count; a list per member was most
+    /// of the repair's cost when it ran at all, with 10 000 members).
+    fn spread_standbys_by_member(&self) -> Flat<SpreadStandby> {
         let ix = self.ix;
         let mut start = vec![0u32; ix.num_members() + 1];
         for t in 0..ix.num_tasks {
@@ -610,7 +612,7 @@ impl<'i, 'a> Placement<'i, 'a> {
                 }
             }
         }
-        SpreadLists { start, items }
+        Flat::from_parts(start, items)
     }
 
     /// The standby of `t` (of subtopology `s`) on `m`; `placed` when this assignment
@@ -643,7 +645,7 @@ impl<'i, 'a> Placement<'i, 'a> {
 
     /// An eligible member holding at least two more standbys of subtopology `s` than
     /// some other eligible member, with a standby of `s` placed by this assignment.
-    fn most_uneven(&self, count: &[u32], s: usize, of: &SpreadLists) -> Option<u32> {
+    fn most_uneven(&self, count: &[u32], s: usize, of: &Flat<SpreadStandby>) -> Option<u32> {
         let ix = self.ix;
         let eligible = (0..ix.num_members()).filter(|&m| ix.eligible[m]);
         let lo = eligible.clone().map(|m| count[m]).min()?;
@@ -658,7 +660,7 @@ impl<'i, 'a> Placement<'i, 'a> {
         &mut self,
         a: u32,
         s: usize,
-        of: &mut SpreadLists,
+        of: &mut Flat<SpreadStandby>,
         count: &mut [u32],
         budget: &mut u64,
     ) -> bool {
@@ -701,8 +703,16 @@ impl<'i, 'a> Placement<'i, 'a> {
             let Some(y) = y else { continue };
             self.move_standby(x.t, a, b);
             self.move_standby(y.t, b, a);
-            of.replace(ai, x.t, self.spread_standby(y.t, y.s as usize, a));
-            of.replace(bi, y.t, self.spread_standby(x.t, x.s as usize, b));
+            replace_standby(
+                of.of_mut(ai),
+                x.t,
+                self.spread_standby(y.t, y.s as usize, a),
+            );
+            replace_standby(
+                of.of_mut(bi),
+                y.t,
+                self.spread_standby(x.t, x.s as usize, b),
+            );
             count[ai] -= 1;
             count[bi] += 1;
             return true;
@@ -1223,36 +1233,13 @@ struct SpreadStandby {
     placed: bool,
 }
 
-/// Per member, its standbys as `SpreadStandby`s: one buffer, a member's at
-/// `items[start[m]..start[m + 1]]` (a swap keeps every member's count). A list per
-/// member was most of the repair's cost when it ran at all (10 000 members).
-struct SpreadLists {
-    start: Vec<u32>,
-    items: Vec<SpreadStandby>,
-}
-
-impl SpreadLists {
-    fn of(&self, m: usize) -> &[SpreadStandby] {
-        match (self.start.get(m), self.start.get(m + 1)) {
-            (Some(&a), Some(&b)) => self.items.get(a as usize..b as usize).unwrap_or(&[]),
-            _ => &[],
-        }
-    }
-
-    /// Member `m`'s standby of `t` gives way to `new`, last in its list (the order a
-    /// removal then a push gives).
-    fn replace(&mut self, m: usize, t: u32, new: SpreadStandby) {
-        let (Some(&a), Some(&b)) = (self.start.get(m), self.start.get(m + 1)) else {
-            return;
-        };
-        let Some(list) = self.items.get_mut(a as usize..b as usize) else {
-            return;
-        };
-        if let Some(i) = list.iter().position(|z| z.t == t) {
-            list[i..].rotate_left(1);
-            if let Some(last) = list.last_mut() {
-                *last = new;
-            }
+/// In a member's standbys (`level_standby_spread`'s lists), the one of `t` gives way
+/// to `new`, last in the list (the order a removal then a push gives).
+fn replace_standby(list: &mut [SpreadStandby], t: u32, new: SpreadStandby) {
+    if let Some(i) = list.iter().position(|z| z.t == t) {
+        list[i..].rotate_left(1);
+        if let Some(last) = list.last_mut() {
+            *last = new;
         }
     }
 }
