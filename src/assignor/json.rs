@@ -81,6 +81,24 @@ pub struct MemberJson {
     pub task_end_offsets: Vec<TaskOffset>,
 }
 
+impl MemberJson {
+    /// A member with its two ids and nothing else given.
+    pub fn new(member_id: &str, process_id: &str) -> Self {
+        MemberJson {
+            member_id: member_id.to_owned(),
+            process_id: process_id.to_owned(),
+            topology_epoch: None,
+            rack_id: None,
+            client_tags: None,
+            active_tasks: TaskList::new(),
+            standby_tasks: TaskList::new(),
+            warmup_tasks: TaskList::new(),
+            task_offsets: Vec::new(),
+            task_end_offsets: Vec::new(),
+        }
+    }
+}
+
 impl Validate for GroupSpecJson {
     fn validate(&self) -> Result<(), Invalid> {
         unique(

@@ -294,6 +294,7 @@ impl<'de> Visitor<'de> for PartitionsSeed<'_> {
 /// The distinct subtopology ids of packed lists (the binding packs the owned lists and
 /// reported offsets of a JS object that way, src/wasm/packed.rs): joined by U+0000 in
 /// one string.
+#[derive(Default)]
 pub struct PackedIds<'a> {
     pub names: Vec<&'a str>,
     /// Each id's length as a JSON string literal (for the input limit).
@@ -310,7 +311,7 @@ impl<'a> PackedIds<'a> {
             if id.len() > crate::limits::MAX_STRING_BYTES {
                 return None;
             }
-            json_bytes.push(serde_json::to_string(id).ok()?.len());
+            json_bytes.push(crate::limits::json_len(id) + 2);
         }
         Some(PackedIds { names, json_bytes })
     }
@@ -385,6 +386,15 @@ impl<'i, 'a> PackedReader<'i, 'a> {
         match *self.next(1)?.first()? {
             -1 => Some(None),
             n => usize::try_from(n).ok().map(Some),
+        }
+    }
+
+    /// A spec member's flag in front of its lists: whether it came whole (ids packed).
+    pub fn whole(&mut self) -> Option<bool> {
+        match *self.next(1)?.first()? {
+            0 => Some(false),
+            1 => Some(true),
+            _ => None,
         }
     }
 

@@ -249,6 +249,13 @@ impl AssignIoFloor {
         packed::packs_assignment(&result)
     }
 
+    /// Whether the spec decodes by the packed path, not falling back to its JSON text
+    /// (for the tests).
+    #[wasm_bindgen(js_name = decodesPacked)]
+    pub fn decodes_packed(&self, group_spec: JsValue) -> bool {
+        packed::spec(&group_spec).is_some()
+    }
+
     /// Only the decoding of the spec (packed or as JSON text, and the typed decode):
     /// what `run` does before it builds the result.
     pub fn decode(&self, group_spec: JsValue) -> Result<(), JsValue> {

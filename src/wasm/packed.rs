@@ -22,7 +22,7 @@
 //! result; BENCHMARKS.md "assignmentQuality() reads its result packed too").
 
 use super::convert::string_of;
-use crate::assignor::json::{GroupSpecJson, MemberAssignmentJsonIn, Owned};
+use crate::assignor::json::{GroupSpecJson, MemberAssignmentJsonIn, MemberJson, Owned};
 use crate::assignor::{GroupAssignment, GroupSpec, MemberAssignment};
 use crate::limits::MAX_INPUT_BYTES;
 use crate::protocol::json::{try_decode_str, Validate};
@@ -36,6 +36,15 @@ use wasm_bindgen::JsCast;
 #[wasm_bindgen(inline_js = r#"
 const plainObject = (x) => x !== null && typeof x === "object" && !Array.isArray(x) && x.toJSON === undefined;
 const plainArray = (x) => Array.isArray(x) && x.toJSON === undefined;
+const PLAIN_MEMBER_KEYS = new Set([
+  "memberId",
+  "processId",
+  "activeTasks",
+  "standbyTasks",
+  "warmupTasks",
+  "taskOffsets",
+  "taskEndOffsets",
+]);
 const plainId = (id) =>
   !id.includes("\0") && (typeof id.isWellFormed === "function" ? id.isWellFormed() : !/[\uD800-\uDFFF]/.test(id));
 
@@ -60,24 +69,48 @@ let busy = false;
 // warmupTasks, taskOffsets, taskEndOffsets): per list -1 for null or absent, else its
 // entry count, then per entry of a task list the id's index in `names`, the partition
 // count and the partitions, per entry of an offset list the id's index and the
-// partition, and its offset in `offsets`. Each holder's copy has the five lists
-// undefined (JSON.stringify leaves them out). null when anything is not plain.
+// partition, and its offset in `offsets`. `offsetLists`: the holders are spec members,
+// each with a flag in front of its lists: 1 when it is of the plain form (only
+// memberId, processId and the five lists; the ids plain strings), whose ids go in
+// `memberIds` and `processIds` and nothing in the text, else 0. The other holders'
+// copies (in `copies`, in order) have the lists left out. null when anything is not
+// plain.
 // One loop with the buffers in locals (a push closure and a Map lookup per entry cost
 // a quarter more on 1 000 x 10 000) and the id's lookup inline (as a function of its
 // own V8 did not inline it: packing took 3% more).
 function packLists(holders, buffer, offsetBuffer, offsetLists) {
   const index = new Map();
   const names = [];
+  const memberIds = [];
+  const processIds = [];
   let ints = buffer;
   let offsets = offsetBuffer;
   let n = 0;
   let f = 0;
   let lastId = null;
   let lastAt = 0;
-  const copies = new Array(holders.length);
+  const copies = [];
   for (let i = 0; i < holders.length; i++) {
     const h = holders[i];
     if (!plainObject(h)) return null;
+    // A spec member of the plain form goes whole: its two ids packed, 1 in front of its
+    // lists (0: the member's other keys come in the text).
+    const keys = Object.keys(h);
+    let whole = false;
+    if (offsetLists) {
+      const memberId = h.memberId;
+      const processId = h.processId;
+      let plain = typeof memberId === "string" && typeof processId === "string";
+      for (let k = 0; plain && k < keys.length; k++) plain = PLAIN_MEMBER_KEYS.has(keys[k]);
+      plain = plain && plainId(memberId) && plainId(processId);
+      if (n === ints.length) ints = grown(ints, n + 1);
+      ints[n++] = plain ? 1 : 0;
+      whole = plain;
+      if (plain) {
+        memberIds.push(memberId);
+        processIds.push(processId);
+      }
+    }
     let lists = false;
     // The offset lists only where one is given (most specs have none). Each list is
     // read once, as JSON.stringify would read it.
@@ -158,12 +191,13 @@ function packLists(holders, buffer, offsetBuffer, offsetLists) {
     // A member without lists goes as it is; the others as a copy of their other own
     // keys, in order (a copy with the lists set undefined cost JSON.stringify several
     // times more). "__proto__" would be a prototype, not a key, on the copy.
+    if (whole) continue;
     if (!lists) {
-      copies[i] = h;
+      copies.push(h);
       continue;
     }
     const copy = {};
-    for (const key of Object.keys(h)) {
+    for (const key of keys) {
       if (key === "__proto__") return null;
       if (
         key !== "activeTasks" &&
@@ -174,9 +208,16 @@ function packLists(holders, buffer, offsetBuffer, offsetLists) {
         copy[key] = h[key];
       }
     }
-    copies[i] = copy;
+    copies.push(copy);
   }
-  return { copies, ids: names.join("\0"), ints: ints.subarray(0, n), offsets: f > 0 ? offsets.subarray(0, f) : null };
+  return {
+    copies,
+    ids: names.join("\0"),
+    ints: ints.subarray(0, n),
+    offsets: f > 0 ? offsets.subarray(0, f) : null,
+    memberIds: memberIds.length > 0 ? memberIds.join("\0") : null,
+    processIds: processIds.length > 0 ? processIds.join("\0") : null,
+  };
 }
 
 // `pack(ints, offsets)` with the buffers kept between calls, or with buffers of its own
@@ -208,7 +249,7 @@ export function packSpec(spec) {
     const p = packLists(spec.members, ints, offsets, true);
     if (p === null) return null;
     const text = JSON.stringify({ ...spec, members: p.copies });
-    return { text, ids: p.ids, ints: p.ints, offsets: p.offsets };
+    return { text, ids: p.ids, ints: p.ints, offsets: p.offsets, memberIds: p.memberIds, processIds: p.processIds };
   });
 }
 
@@ -248,9 +289,13 @@ extern "C" {
     /// null when no member reports offsets.
     #[wasm_bindgen(method, getter)]
     fn offsets(this: &Packed) -> Option<js_sys::Float64Array>;
-    /// A packed result's member ids, in the order of its lists, joined by U+0000.
+    /// A packed result's member ids, in the order of its lists, or a packed spec's
+    /// whole members' ids, in order; joined by U+0000 (null for none).
     #[wasm_bindgen(method, getter, js_name = memberIds)]
     fn member_ids(this: &Packed) -> JsValue;
+    /// A packed spec's whole members' process ids, as `memberIds`.
+    #[wasm_bindgen(method, getter, js_name = processIds)]
+    fn process_ids(this: &Packed) -> JsValue;
 }
 
 /// The parts of a packed object: its JSON text, ids, ints and offsets (and a result's
@@ -261,6 +306,7 @@ struct Parts {
     ints: Vec<i32>,
     offsets: Vec<f64>,
     member_ids: Option<String>,
+    process_ids: Option<String>,
 }
 
 fn parts(packed: JsValue) -> Option<Parts> {
@@ -274,6 +320,7 @@ fn parts(packed: JsValue) -> Option<Parts> {
         ints: p.ints().to_vec(),
         offsets: p.offsets().map(|o| o.to_vec()).unwrap_or_default(),
         member_ids: string_of(&p.member_ids()),
+        process_ids: string_of(&p.process_ids()),
     })
 }
 
@@ -370,8 +417,13 @@ fn offset_map(
 }
 
 /// The packed lists of `members` members, in order; `text_bytes`: the length of the
-/// JSON text that comes with them.
-fn owned_lists(parts: &Parts, members: usize, text_bytes: usize) -> Option<Vec<Owned>> {
+/// JSON text that comes with them. `whole`: spec members, whose flags it collects.
+fn owned_lists(
+    parts: &Parts,
+    members: usize,
+    text_bytes: usize,
+    mut whole: Option<&mut Vec<bool>>,
+) -> Option<Vec<Owned>> {
     let ids = PackedIds::parse(&parts.ids)?;
     let (shared, ranks) = shared_ids(&ids)?;
     let budget = MAX_INPUT_BYTES.checked_sub(text_bytes)?;
@@ -381,9 +433,57 @@ fn owned_lists(parts: &Parts, members: usize, text_bytes: usize) -> Option<Vec<O
     // Sized first: collected through `Option` it grew by doubling, moving every entry.
     let mut owned = Vec::with_capacity(members);
     for _ in 0..members {
+        if let Some(flags) = whole.as_deref_mut() {
+            flags.push(reader.whole()?);
+        }
         owned.push(member_owned(&mut reader, &mut tasks, &mut offsets, ids)?);
     }
     reader.done().then_some(owned)
+}
+
+/// A packed spec's whole members: their member and process ids, in order.
+struct WholeMembers<'a> {
+    member_ids: PackedIds<'a>,
+    process_ids: PackedIds<'a>,
+}
+
+impl<'a> WholeMembers<'a> {
+    fn parse(parts: &'a Parts) -> Option<Self> {
+        let ids = |joined: &'a Option<String>| match joined {
+            Some(joined) => PackedIds::parse(joined),
+            None => Some(PackedIds::default()),
+        };
+        let whole = WholeMembers {
+            member_ids: ids(&parts.member_ids)?,
+            process_ids: ids(&parts.process_ids)?,
+        };
+        (whole.member_ids.names.len() == whole.process_ids.names.len()).then_some(whole)
+    }
+
+    fn len(&self) -> usize {
+        self.member_ids.names.len()
+    }
+
+    /// Their JSON text: `{"memberId":,"processId":},` and the two ids, each.
+    fn json_len(&self) -> usize {
+        let each = r#"{"memberId":,"processId":},"#.len();
+        self.len() * each + self.member_ids.json_len() + self.process_ids.json_len()
+    }
+
+    /// The members in input order: a whole one where `whole` says so, else the next of
+    /// those the text carried. `None` when the counts disagree.
+    fn merge(&self, text: Vec<MemberJson>, whole: &[bool]) -> Option<Vec<MemberJson>> {
+        let mut text = text.into_iter();
+        let mut ids = self.member_ids.names.iter().zip(&self.process_ids.names);
+        let members: Option<Vec<MemberJson>> = whole
+            .iter()
+            .map(|&whole| match whole {
+                true => ids.next().map(|(&m, &p)| MemberJson::new(m, p)),
+                false => text.next(),
+            })
+            .collect();
+        (text.next().is_none() && ids.next().is_none()).then_some(members?)
+    }
 }
 
 /// A group spec object, its owned lists and offsets packed; `None`: decode it as JSON
@@ -394,9 +494,15 @@ pub fn spec(v: &JsValue) -> Option<GroupSpec> {
         return None;
     }
     let parts = parts(pack_spec(v))?;
-    let spec: GroupSpecJson = try_decode_str(&parts.text)?;
+    let mut spec: GroupSpecJson = try_decode_str(&parts.text)?;
+    let whole = WholeMembers::parse(&parts)?;
+    let members = spec.members.len().checked_add(whole.len())?;
+    let mut flags = Vec::with_capacity(members);
+    let text_bytes = parts.text.len().checked_add(whole.json_len())?;
+    let owned = owned_lists(&parts, members, text_bytes, Some(&mut flags))?;
+    spec.members = whole.merge(std::mem::take(&mut spec.members), &flags)?;
     spec.validate().ok()?;
-    let mut owned = owned_lists(&parts, spec.members.len(), parts.text.len())?.into_iter();
+    let mut owned = owned.into_iter();
     Some(spec.into_spec_with(|_| {
         owned.next().unwrap_or_else(|| Owned {
             sets: Default::default(),
@@ -428,7 +534,7 @@ pub fn assignment(v: &JsValue) -> Option<GroupAssignment> {
         0 => 0,
         n => n + member_ids.json_len(),
     };
-    let owned = owned_lists(&parts, ids.len(), parts.text.len() + 11 + keys)?;
+    let owned = owned_lists(&parts, ids.len(), parts.text.len() + 11 + keys, None)?;
     let mut members: Vec<(String, MemberAssignment)> = ids
         .iter()
         .zip(owned)

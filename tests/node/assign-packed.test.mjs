@@ -64,6 +64,10 @@ function randomSpec(r) {
   }));
   const members = Array.from({ length: 1 + Math.floor(r() * 5) }, (_, i) => {
     const m = { memberId: `m${i}`, processId: `p${Math.floor(r() * 3)}` };
+    // Some members with keys beyond the plain form: those go as JSON text, the others
+    // whole (their ids packed), in one spec.
+    if (r() < 0.25) m.rackId = `r${Math.floor(r() * 2)}`;
+    if (r() < 0.1) m.topologyEpoch = 0;
     for (const role of ["activeTasks", "standbyTasks", "warmupTasks"]) {
       given(r, 0.2, 0.3, m, role, () =>
         subtopologies
@@ -144,13 +148,20 @@ const OFFSET_MUTATIONS = [
 
 test("random specs with owned lists decode alike as objects and as JSON text", () => {
   const r = rng(1071);
+  const floor = new AssignIoFloor("sticky", randomSpec(r));
   let assigned = 0;
+  let packed = 0;
   let refused = 0;
   for (let c = 0; c < 400; c++) {
     const spec = randomSpec(r);
     const config = { numStandbyReplicas: Math.floor(r() * 2) };
     const name = r() < 0.5 ? "sticky" : "highly_available";
-    if (sameAsText(name, spec, config).ok) assigned++;
+    if (sameAsText(name, spec, config).ok) {
+      assigned++;
+      // Valid specs take the packed path (whole members and text ones mixed), not
+      // the JSON text it falls back to.
+      if (floor.decodesPacked(spec)) packed++;
+    }
     // Then once more, with one entry mutated.
     const entries = spec.members.flatMap((m) => [m.activeTasks, m.standbyTasks, m.warmupTasks].filter(Boolean).flat());
     const victim = entries.find((e) => e.partitions.length > 0);
@@ -159,7 +170,9 @@ test("random specs with owned lists decode alike as objects and as JSON text", (
     if (!sameAsText(name, spec, config).ok) refused++;
   }
   assert.ok(assigned > 300, `assigned ${assigned}`);
+  assert.equal(packed, assigned);
   assert.ok(refused > 100, `refused ${refused}`);
+  floor.free();
 });
 
 test("random specs with reported offsets decode alike as objects and as JSON text", () => {
@@ -327,6 +340,49 @@ test("JavaScript-only forms decode as their JSON text says", () => {
     },
     "a member that is not an object": (s) => {
       s.members[1] = 5;
+    },
+    "a member id that is a number": (s) => {
+      s.members[0].memberId = 7;
+    },
+    "a process id that is missing": (s) => {
+      delete s.members[1].processId;
+    },
+    "a member id that is missing": (s) => {
+      delete s.members[0].memberId;
+    },
+    "a member id with U+0000": (s) => {
+      s.members[0].memberId = "a\u0000b";
+    },
+    "a process id with a lone surrogate": (s) => {
+      s.members[1].processId = "q\udc00";
+    },
+    "a member id beyond Kafka's STRING limit": (s) => {
+      s.members[1].memberId = "m".repeat(40000);
+    },
+    "an empty member id": (s) => {
+      s.members[0].memberId = "";
+    },
+    "a member id given twice": (s) => {
+      s.members[1].memberId = "a";
+    },
+    "a member id given twice, once with a rack": (s) => {
+      s.members.push({ memberId: "a", processId: "r", rackId: "x" });
+    },
+    "members with and without other keys, in turn": (s) => {
+      s.members[0].rackId = "r1";
+      s.members.push(
+        { memberId: "c", processId: "r", activeTasks: [{ subtopologyId: "0", partitions: [1] }] },
+        { memberId: "0", processId: "r", topologyEpoch: 0, standbyTasks: [{ subtopologyId: "0", partitions: [0] }] },
+      );
+    },
+    "an unknown member key": (s) => {
+      s.members[1].extra = 1;
+    },
+    "a member id behind a getter": (s) => {
+      Object.defineProperty(s.members[0], "memberId", { get: () => "g", enumerable: true });
+    },
+    "a member id named __proto__": (s) => {
+      s.members[0].memberId = "__proto__";
     },
   };
   for (const [what, change] of Object.entries(cases)) {
