@@ -45,8 +45,17 @@ function internalized(s) {
 function runs(ints, i, strings, list) {
   for (let r = 0; r < list.length; r++) {
     const subtopologyId = strings[ints[i++]];
-    const partitions = new Array(ints[i++]);
-    for (let p = 0; p < partitions.length; p++) partitions[p] = ints[i++];
+    // Packed arrays, not `new Array(n)`'s holey ones: a spread result is mostly
+    // one-partition entries (1 000 x 10 000 after a leave: building the result 0.33 ms,
+    // 0.37 with holey arrays).
+    const count = ints[i++];
+    let partitions;
+    if (count === 1) {
+      partitions = [ints[i++]];
+    } else {
+      partitions = [];
+      for (let p = 0; p < count; p++) partitions.push(ints[i++]);
+    }
     list[r] = { subtopologyId, partitions };
   }
   return i;
