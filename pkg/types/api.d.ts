@@ -284,6 +284,8 @@ export declare class AssignIoFloor {
   pack(groupSpec: GroupSpec | string): boolean;
   /** Only the JS side of a result's way into assignmentQuality() (its lists packed); true when it packed. */
   packResult(result: GroupAssignment | string): boolean;
+  /** Whether the spec decodes by the packed path, not by its JSON text (for the tests). */
+  decodesPacked(groupSpec: GroupSpec | string): boolean;
   /** Only the decoding of the spec (what run() does before it builds the result). */
   decode(groupSpec: GroupSpec | string): void;
   free(): void;
