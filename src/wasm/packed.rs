@@ -3,12 +3,12 @@
 //! without them (`task_list::PackedReader` has the layout). A member with nothing but
 //! its two ids and those lists (every member of Kafka's benchmark inputs) crosses
 //! whole: its ids joined in two strings, nothing of it in the text (1 000 x 10 000
-//! after a leave 0.92x the time, 10 000 x 100 000 0.88x; BENCHMARKS.md, 2026-12-05). A spread assignment of
-//! 100 000 tasks is 100 000 one-partition entries: 24 ms of `JSON.stringify` and 89 ms
-//! of decoding as text in `assign()`, about 9 ms packed (BENCHMARKS.md "The JS
-//! boundary"); reported offsets as text made 1 000 x 10 000 four times slower
-//! ("Reported offsets packed"). Heartbeats are not packed: for their ten-odd entries
-//! the packing cost more than the JSON text it saves (measured).
+//! after a leave 0.92x the time, 10 000 x 100 000 0.88x; BENCHMARKS.md, 2026-12-05).
+//! A spread assignment of 100 000 tasks is 100 000 one-partition entries: 24 ms of
+//! `JSON.stringify` and 89 ms of decoding as text in `assign()`, about 9 ms packed
+//! (BENCHMARKS.md "The JS boundary"); reported offsets as text made 1 000 x 10 000
+//! four times slower ("Reported offsets packed"). Heartbeats are not packed: for their
+//! ten-odd entries the packing cost more than the JSON text it saves (measured).
 //!
 //! One decoder still decides: only the plain form is packed (arrays and plain objects
 //! without `toJSON`, `{ subtopologyId, partitions }` or `{ subtopologyId, partition,
