@@ -45,7 +45,7 @@ pub struct SubtopologyJson {
     pub stateful: bool,
 }
 
-#[derive(Debug, Deserialize, TS)]
+#[derive(Debug, Default, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[ts(optional_fields = nullable)]
 #[ts(rename = "MemberSpec")]
@@ -87,14 +87,7 @@ impl MemberJson {
         MemberJson {
             member_id: member_id.to_owned(),
             process_id: process_id.to_owned(),
-            topology_epoch: None,
-            rack_id: None,
-            client_tags: None,
-            active_tasks: TaskList::new(),
-            standby_tasks: TaskList::new(),
-            warmup_tasks: TaskList::new(),
-            task_offsets: Vec::new(),
-            task_end_offsets: Vec::new(),
+            ..Default::default()
         }
     }
 }
