@@ -52,6 +52,8 @@ const app = {
   job: null,
   /** Set while a link that could not be read stays in the address bar. */
   keepUrl: false,
+  /** The hash the page last wrote to the address bar or read from it. */
+  lastHash: "",
   procIds: "",
   /** While a broker dump is open: { name, groupId, report } (its timeline is read-only). */
   dump: null,
@@ -1061,14 +1063,26 @@ function queueHashUpdate() {
   hashTimer = setTimeout(updateHash, 250);
 }
 
+/**
+ * Whether the page may write the address bar: only while it still shows what the page
+ * last wrote or read. Otherwise a link was just followed and its hashchange is still on
+ * its way; writing now would put the old step over the link, and the handler would
+ * then take the page's own hash for the link and ignore it.
+ */
+const mayWriteHash = () => !app.keepUrl && location.hash === app.lastHash;
+
+function writeHash(hash) {
+  history.replaceState(null, "", hash);
+  // As the address bar holds it (the URL parser may escape what it was given).
+  app.lastHash = location.hash;
+}
+
 async function updateHash() {
   clearTimeout(hashTimer);
-  if (app.keepUrl) return;
+  if (!mayWriteHash()) return;
   if (app.dump) {
     // Dumps stay out of links: a link names the dump and the step only.
-    const hash = `#dump=${encodeURIComponent(app.dump.name)}&step=${app.idx}`;
-    app.lastHash = hash;
-    history.replaceState(null, "", hash);
+    writeHash(`#dump=${encodeURIComponent(app.dump.name)}&step=${app.idx}`);
     return;
   }
   const preset = app.presets.find((p) => p.name === app.scenario.name);
@@ -1077,13 +1091,12 @@ async function updateHash() {
   const hash = pristine
     ? `#preset=${encodeURIComponent(preset.name)}&step=${app.idx}`
     : await encodeHash(app.scenario, app.idx);
-  if (app.keepUrl) return;
-  app.lastHash = hash;
-  history.replaceState(null, "", hash);
+  if (mayWriteHash()) writeHash(hash);
 }
 
 /** Loads what the address bar's hash says; a link that cannot be read says why and stays there. */
 async function fromHash() {
+  app.lastHash = location.hash;
   const fallback = (text) => {
     linkNotice(`${text} Showing the first preset instead; the link is kept in the address bar.`);
     app.keepUrl = true;

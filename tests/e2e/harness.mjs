@@ -69,8 +69,10 @@ export async function launch() {
 }
 
 /** Opens the page and waits until it has loaded a scenario; collects page errors. */
-export async function open(browser, url, { colorScheme = "light", width = 1400, height = 1000 } = {}) {
+/** `init`: a script run in the page before its own (Playwright's addInitScript). */
+export async function open(browser, url, { colorScheme = "light", width = 1400, height = 1000, init } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, colorScheme, reducedMotion: "reduce" });
+  if (init) await context.addInitScript(init);
   const page = await context.newPage();
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));

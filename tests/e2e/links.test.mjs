@@ -187,6 +187,47 @@ test("a link to a late step is computed in slices with progress, the page respon
   await context.close();
 });
 
+// Runs in the page before its own scripts: holds the next hashchange (once armed) for
+// 600 ms, so that an address-bar update the page queued 250 ms before runs first.
+const holdNextHashChange = () => {
+  window.addEventListener("hashchange", (e) => {
+    if (!window.holdNextHashChange) return;
+    window.holdNextHashChange = false;
+    e.stopImmediatePropagation();
+    setTimeout(() => window.dispatchEvent(new HashChangeEvent("hashchange")), 600);
+  });
+};
+
+test("a link followed while the page's own address-bar update is pending is loaded, not overwritten", async () => {
+  const { page, context, errors } = await open(env.browser, `${env.server.url}#preset=crash&step=0`, {
+    init: holdNextHashChange,
+  });
+  assert.equal(await page.textContent("#story-title"), "A crash and the session timeout");
+  const link = "#preset=scale-out&step=2";
+  // A step queues the page's update of the address bar (250 ms); the link comes before
+  // it runs and its hashchange after.
+  await page.keyboard.press("ArrowRight");
+  await page.evaluate((h) => {
+    window.holdNextHashChange = true;
+    location.hash = h;
+  }, link);
+  await page.waitForFunction(
+    () =>
+      document.getElementById("story-title").textContent === "Scale out from 1 to 4 processes" &&
+      Number(document.body.dataset.step) === 2 &&
+      !document.body.dataset.busy,
+    null,
+    { timeout: 10000 },
+  );
+  assert.equal(await page.evaluate(() => window.holdNextHashChange), false, "the hashchange was held");
+  assert.equal(await page.evaluate(() => location.hash), link, "the link stays in the address bar");
+  // The page writes the address bar again once it shows the link: a step is recorded.
+  await page.keyboard.press("ArrowRight");
+  await page.waitForFunction(() => location.hash === "#preset=scale-out&step=3", null, { timeout: 5000 });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test("opened as a file, the page says how to serve it", async () => {
   const context = await env.browser.newContext();
   const page = await context.newPage();
