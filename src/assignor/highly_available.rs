@@ -10,11 +10,12 @@
 //! `maxWarmupReplicas` 0 such a task never moves to a lagging member. Standbys are
 //! spread over distinct client-tag values where the tags allow.
 
+use super::dense::DenseAssignment;
 use super::index::{Index, NONE};
 use super::lag::CaughtUp;
-use super::placement::{assignment, Placement};
+use super::placement::Placement;
 use super::tags::TagPlacement;
-use super::{AssignmentConfig, GroupAssignment, GroupSpec, TaskAssignor};
+use super::{AssignmentConfig, GroupSpec, TaskAssignor};
 
 pub struct HighlyAvailableAssignor;
 
@@ -23,8 +24,12 @@ impl TaskAssignor for HighlyAvailableAssignor {
         "highly_available"
     }
 
-    fn assign(&self, spec: &GroupSpec, config: &AssignmentConfig) -> GroupAssignment {
-        let mut ix = Index::new(spec);
+    fn assign_dense<'a>(
+        &self,
+        spec: &'a GroupSpec,
+        config: &AssignmentConfig,
+    ) -> DenseAssignment<'a> {
+        let ix = Index::new(spec);
         let mut placement = Placement::new(&ix, config);
         placement.assign_actives();
         // Moves to lagging members are held back; the intended owner wants a warm-up.
@@ -85,8 +90,7 @@ impl TaskAssignor for HighlyAvailableAssignor {
         placement.assign_standbys(tags.as_ref());
         drop(tags);
         let lists = placement.into_lists();
-        ix.release_previous();
-        assignment(&ix, lists)
+        DenseAssignment::new(ix, lists)
     }
 }
 

@@ -11,7 +11,6 @@
 use super::{GroupSpec, MemberSpec, SubtopologySpec};
 use crate::task::{TaskId, TaskSet};
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// "No member / no process / no task".
 pub(crate) const NONE: u32 = u32::MAX;
@@ -84,6 +83,11 @@ impl<T> Flat<T> {
         self.items.is_empty()
     }
 
+    /// Items over all keys.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
     pub fn lists(&self) -> impl Iterator<Item = &[T]> + '_ {
         self.start
             .windows(2)
@@ -93,8 +97,6 @@ impl<T> Flat<T> {
 
 pub(crate) struct Index<'a> {
     pub subtopologies: Vec<&'a SubtopologySpec>,
-    /// The subtopology ids, shared by every task set of the output.
-    ids: Vec<Arc<str>>,
     /// `base[s]..base[s + 1]` are the tasks of subtopology `s`.
     pub base: Vec<u32>,
     pub num_tasks: u32,
@@ -190,12 +192,7 @@ impl<'a> Index<'a> {
             .lists()
             .all(|ms| ms.iter().filter(|&&m| eligible[m as usize]).count() <= 1);
 
-        let ids = subtopologies
-            .iter()
-            .map(|s| Arc::from(s.id.as_str()))
-            .collect();
         let mut ix = Index {
-            ids,
             subtopologies,
             base,
             num_tasks,
@@ -216,26 +213,6 @@ impl<'a> Index<'a> {
         };
         ix.index_previous();
         ix
-    }
-
-    /// Frees what only the assignment passes read (previous tasks, candidates,
-    /// offsets, per-task and per-process tables), keeping what building task sets
-    /// needs (members, subtopologies, their ids and bases): called before the output
-    /// is built, so that its many small allocations reuse this memory instead of
-    /// growing the heap (a heap grown by each call is returned to the system after
-    /// it and faulted in again by the next).
-    pub fn release_previous(&mut self) {
-        self.task_stateful = Vec::new();
-        self.process_ids = Vec::new();
-        self.process_of = Vec::new();
-        self.process_members = Flat::empty();
-        self.eligible = Vec::new();
-        self.prev_active = Vec::new();
-        self.prev_active_of = Flat::empty();
-        self.prev_standby_of = Flat::empty();
-        self.prev_warmup_of = Flat::empty();
-        self.task_offsets = Flat::empty();
-        self.candidates = Flat::empty();
     }
 
     pub fn num_members(&self) -> usize {
@@ -551,57 +528,6 @@ impl<'a> Index<'a> {
     /// Members that held `t` as standby, warm-up or with reported offsets, best first.
     pub fn candidates(&self, t: u32) -> &[Candidate] {
         self.candidates.of(t as usize)
-    }
-
-    /// Builds a task set from sorted, distinct, valid dense tasks; every buffer is
-    /// allocated at its final size.
-    pub fn task_set(&self, tasks: &[u32], table: &SubtopologyTable) -> TaskSet {
-        let Some(&first) = tasks.first() else {
-            return TaskSet::new();
-        };
-        // One run per subtopology the tasks fall in, in one pass.
-        let mut runs: Vec<(Arc<str>, u32)> =
-            Vec::with_capacity(tasks.len().min(self.subtopologies.len()));
-        let mut partitions: Vec<i32> = Vec::with_capacity(tasks.len());
-        let mut s = table.of(self, first);
-        let (mut lo, mut end) = (self.base[s], self.base[s + 1]);
-        for &t in tasks {
-            if t >= end {
-                runs.push((self.ids[s].clone(), partitions.len() as u32));
-                s = table.of(self, t);
-                (lo, end) = (self.base[s], self.base[s + 1]);
-            }
-            partitions.push((t - lo) as i32);
-        }
-        runs.push((self.ids[s].clone(), partitions.len() as u32));
-        // Sorted valid tasks give strictly increasing runs and partitions.
-        TaskSet::from_normalized_runs(runs, partitions)
-    }
-}
-
-/// The subtopology of every task, for building many sets (`Index::task_set`); empty
-/// when a search is as cheap (few tasks).
-pub(crate) struct SubtopologyTable(Vec<u32>);
-
-impl SubtopologyTable {
-    pub fn new(ix: &Index<'_>, sets: usize) -> Self {
-        // Worth it when there are more sets than a few per subtopology.
-        if sets < 4 * ix.subtopologies.len() {
-            return SubtopologyTable(Vec::new());
-        }
-        let mut table = vec![0u32; ix.num_tasks as usize];
-        for s in 0..ix.subtopologies.len() {
-            table[ix.base[s] as usize..ix.base[s + 1] as usize].fill(s as u32);
-        }
-        SubtopologyTable(table)
-    }
-
-    /// The subtopology of valid task `t`.
-    fn of(&self, ix: &Index<'_>, t: u32) -> usize {
-        match self.0.get(t as usize) {
-            Some(&s) => s as usize,
-            None => ix.subtopology_of(0, t),
-        }
     }
 }
 

@@ -14,6 +14,7 @@
 
 mod balance;
 mod deal;
+pub mod dense;
 pub mod highly_available;
 mod index;
 pub mod json;
@@ -23,6 +24,7 @@ pub mod quality;
 pub mod sticky;
 mod tags;
 
+pub use dense::DenseAssignment;
 pub use highly_available::warmup_caught_up;
 
 use crate::task::{TaskId, TaskSet};
@@ -98,7 +100,16 @@ pub struct GroupAssignment {
 
 pub trait TaskAssignor: Sync {
     fn name(&self) -> &'static str;
-    fn assign(&self, spec: &GroupSpec, config: &AssignmentConfig) -> GroupAssignment;
+    /// The assignment as each member's dense task lists (what `assign()` in the wasm
+    /// build encodes directly).
+    fn assign_dense<'a>(
+        &self,
+        spec: &'a GroupSpec,
+        config: &AssignmentConfig,
+    ) -> DenseAssignment<'a>;
+    fn assign(&self, spec: &GroupSpec, config: &AssignmentConfig) -> GroupAssignment {
+        self.assign_dense(spec, config).into_assignment()
+    }
 }
 
 /// The assignors the coordinator and `assign()` know, by name.

@@ -7,9 +7,9 @@
 
 use super::balance::{Quota, Targets};
 use super::deal::{keep_in_turn, keep_spread, Dealer, Freed};
-use super::index::{Flat, Held, Index, SubtopologyTable, NONE};
+use super::index::{Flat, Held, Index, NONE};
 use super::tags::TagPlacement;
-use super::{AssignmentConfig, GroupAssignment, MemberAssignment};
+use super::AssignmentConfig;
 use std::collections::{BTreeMap, VecDeque};
 
 pub(crate) struct Placement<'i, 'a> {
@@ -1100,34 +1100,6 @@ impl<'i, 'a> Placement<'i, 'a> {
     /// output's many small allocations reuse them instead of growing the heap.
     pub fn into_lists(self) -> [Flat<u32>; 3] {
         self.by_member()
-    }
-}
-
-/// The result from each member's final lists (`Placement::into_lists`): every member
-/// of the spec, tasks sorted.
-pub(crate) fn assignment(ix: &Index<'_>, lists: [Flat<u32>; 3]) -> GroupAssignment {
-    let [actives, standbys, warmups] = lists;
-    let table = SubtopologyTable::new(ix, ix.num_members());
-    let entries: Vec<(String, MemberAssignment)> = ix
-        .members
-        .iter()
-        .enumerate()
-        .map(|(m, spec)| {
-            (
-                spec.member_id.clone(),
-                MemberAssignment {
-                    active: ix.task_set(actives.of(m), &table),
-                    standby: ix.task_set(standbys.of(m), &table),
-                    warmup: ix.task_set(warmups.of(m), &table),
-                },
-            )
-        })
-        .collect();
-    // The lists and the table are freed before the map is built (its nodes and
-    // sort scratch reuse them); the entries' buffer is reused in place.
-    drop((actives, standbys, warmups, table));
-    GroupAssignment {
-        members: entries.into_iter().collect(),
     }
 }
 

@@ -13,9 +13,10 @@
 //! a member's share never differs from another's by more than one task unless a
 //! stale member (PROTOCOL.md §4.4) keeps fewer.
 
+use super::dense::DenseAssignment;
 use super::index::Index;
-use super::placement::{assignment, Placement};
-use super::{AssignmentConfig, GroupAssignment, GroupSpec, TaskAssignor};
+use super::placement::Placement;
+use super::{AssignmentConfig, GroupSpec, TaskAssignor};
 
 pub struct StickyAssignor;
 
@@ -24,15 +25,16 @@ impl TaskAssignor for StickyAssignor {
         "sticky"
     }
 
-    fn assign(&self, spec: &GroupSpec, config: &AssignmentConfig) -> GroupAssignment {
-        let mut ix = Index::new(spec);
+    fn assign_dense<'a>(
+        &self,
+        spec: &'a GroupSpec,
+        config: &AssignmentConfig,
+    ) -> DenseAssignment<'a> {
+        let ix = Index::new(spec);
         let mut placement = Placement::new(&ix, config);
         placement.assign_actives();
         placement.assign_standbys(None);
         let lists = placement.into_lists();
-        // What only the passes read is freed before the output is built (the
-        // output's small allocations reuse it rather than growing the heap).
-        ix.release_previous();
-        assignment(&ix, lists)
+        DenseAssignment::new(ix, lists)
     }
 }

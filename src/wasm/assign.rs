@@ -4,11 +4,13 @@
 
 use super::convert::{decode, decode_opt, error, output, JsResult};
 use super::packed;
+use crate::assignor::dense::ROLES;
 use crate::assignor::json::{assignment_config, assignor, AssignmentJsonIn, GroupSpecJson};
-use crate::assignor::{quality::quality_with_config, AssignmentConfig, GroupAssignment, GroupSpec};
+use crate::assignor::{
+    quality::quality_with_config, AssignmentConfig, DenseAssignment, GroupAssignment, GroupSpec,
+};
 use crate::config::CoordinatorConfig;
 use crate::protocol::json::InputError;
-use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 
 // The result object is built in JS from one flat buffer: a result is mostly partition
@@ -99,11 +101,11 @@ extern "C" {
 }
 
 /// The assignment as `{ members: { [memberId]: { activeTasks, standbyTasks,
-/// warmupTasks } } }` (the shape of `AssignmentJson`).
-fn assignment_object(a: &GroupAssignment) -> JsValue {
+/// warmupTasks } } }` (the shape of `AssignmentJson`), written from the assignors'
+/// dense lists: no task set per member and role on the way out.
+fn assignment_object(a: &DenseAssignment<'_>) -> JsValue {
     let mut text = String::new();
     let mut lengths: Vec<u32> = Vec::new();
-    // Member ids are unique; each subtopology id is written once (`seen`).
     let mut string = |s: &str, text: &mut String, subtopology: bool| -> u32 {
         let i = lengths.len() as u32;
         text.push_str(s);
@@ -115,35 +117,35 @@ fn assignment_object(a: &GroupAssignment) -> JsValue {
         });
         i
     };
-    let mut body: Vec<u32> = vec![0, a.members.len() as u32];
-    // Keyed by where the id lies: the assignors share one id per subtopology, so this
-    // finds each once without hashing its text (SipHash per entry was most of the
-    // encoding on 1 000 x 10 000). Equal text at two places is written twice: harmless.
-    let mut seen: BTreeMap<(usize, usize), u32> = BTreeMap::new();
-    // In front of it, a direct-mapped cache by address: the BTreeMap's search per entry
-    // was most of this function on 1 000 x 100 000 (100 000 entries).
-    let mut recent = [(0usize, 0usize, 0u32); 256];
-    for (id, m) in &a.members {
-        body.push(string(id, &mut text, false));
-        for set in [&m.active, &m.standby, &m.warmup] {
-            body.push(set.subtopologies().count() as u32);
-            for (sub, parts) in set.subtopologies() {
-                let key = (sub.as_ptr() as usize, sub.len());
-                let k = match recent.get_mut((key.0 >> 4) & 255) {
-                    Some(&mut (at, len, k)) if (at, len) == key => k,
+    // Sized once: per member its id and three run counts, per task at most a run of
+    // its own (id, count, partition).
+    let mut body: Vec<u32> = Vec::with_capacity(2 + 4 * a.num_members() + 3 * a.num_listed());
+    body.extend([0, a.num_members() as u32]);
+    // Each subtopology id is written once, when first met.
+    let mut sub_string = vec![u32::MAX; a.num_subtopologies()];
+    for m in 0..a.num_members() {
+        body.push(string(a.member_id(m), &mut text, false));
+        for role in 0..ROLES {
+            let at = body.len();
+            body.push(0);
+            let mut runs = 0;
+            for (s, partitions) in a.runs(m, role) {
+                let k = match sub_string.get_mut(s) {
+                    Some(k) if *k != u32::MAX => *k,
                     slot => {
-                        let k = *seen
-                            .entry(key)
-                            .or_insert_with(|| string(sub, &mut text, true));
+                        let k = string(a.subtopology_id(s), &mut text, true);
                         if let Some(slot) = slot {
-                            *slot = (key.0, key.1, k);
+                            *slot = k;
                         }
                         k
                     }
                 };
-                body.push(k);
-                body.push(parts.len() as u32);
-                body.extend(parts.iter().map(|p| p.unsigned_abs()));
+                body.extend([k, partitions.len() as u32]);
+                body.extend(partitions.map(i32::unsigned_abs));
+                runs += 1;
+            }
+            if let Some(count) = body.get_mut(at) {
+                *count = runs;
             }
         }
     }
@@ -196,7 +198,7 @@ pub fn assign(assignor_name: JsValue, group_spec: JsValue, config: JsValue) -> J
     let assignor = assignor(&name_of(&assignor_name)?).map_err(error)?;
     let spec = spec_of(&group_spec)?;
     let config = config_of(&config)?;
-    Ok(assignment_object(&assignor.assign(&spec, &config)))
+    Ok(assignment_object(&assignor.assign_dense(&spec, &config)))
 }
 
 /// `assignmentQuality(groupSpec, result, config?)` -> the quality figures of an
@@ -226,7 +228,7 @@ pub fn warmup_caught_up(group_spec: JsValue, config: JsValue) -> Result<bool, Js
 /// decoding and encoding work of `assign()` but no assignment.
 #[wasm_bindgen]
 pub struct AssignIoFloor {
-    result: GroupAssignment,
+    result: DenseAssignment<'static>,
 }
 
 #[wasm_bindgen]
@@ -241,7 +243,7 @@ impl AssignIoFloor {
         let spec = spec_of(&group_spec)?;
         let config = config_of(&config)?;
         Ok(AssignIoFloor {
-            result: assignor.assign(&spec, &config),
+            result: assignor.assign_dense(&spec, &config).into_owned(),
         })
     }
 

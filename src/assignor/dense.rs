@@ -1,0 +1,200 @@
+//! An assignment as the assignors make it, before it becomes task sets: per member (in
+//! id order) its sorted dense task numbers per role, with the ids and bases that name
+//! them. `assign()` in the wasm build writes its result straight from this form, without
+//! a task set per member and role or the map of members (`into_assignment` builds those
+//! for the coordinator and native callers).
+
+use super::index::{Flat, Index};
+use super::{GroupAssignment, MemberAssignment};
+use crate::task::TaskSet;
+use std::borrow::Cow;
+use std::sync::Arc;
+
+/// The roles of a member's lists, in the order of `MemberAssignment`'s fields.
+pub const ROLES: usize = 3;
+
+pub struct DenseAssignment<'a> {
+    /// Sorted; every member of the spec.
+    member_ids: Vec<Cow<'a, str>>,
+    /// Sorted.
+    subtopology_ids: Vec<Cow<'a, str>>,
+    /// `base[s]..base[s + 1]` are the tasks of subtopology `s`; task `t` of it is
+    /// partition `t - base[s]`.
+    base: Vec<u32>,
+    /// Per role (active, standby, warm-up), per member, its tasks sorted.
+    lists: [Flat<u32>; ROLES],
+}
+
+impl<'a> DenseAssignment<'a> {
+    /// The final lists of a placement over `ix` (`Placement::into_lists`). The index is
+    /// dropped here: the output's allocations reuse its memory.
+    pub(crate) fn new(ix: Index<'a>, lists: [Flat<u32>; ROLES]) -> Self {
+        DenseAssignment {
+            member_ids: ix
+                .members
+                .iter()
+                .map(|m| Cow::Borrowed(m.member_id.as_str()))
+                .collect(),
+            subtopology_ids: ix
+                .subtopologies
+                .iter()
+                .map(|s| Cow::Borrowed(s.id.as_str()))
+                .collect(),
+            base: ix.base,
+            lists,
+        }
+    }
+
+    /// The same, owning its ids (for a result kept beyond its spec).
+    pub fn into_owned(self) -> DenseAssignment<'static> {
+        let own = |ids: Vec<Cow<'a, str>>| {
+            ids.into_iter()
+                .map(|id| Cow::Owned(id.into_owned()))
+                .collect()
+        };
+        DenseAssignment {
+            member_ids: own(self.member_ids),
+            subtopology_ids: own(self.subtopology_ids),
+            base: self.base,
+            lists: self.lists,
+        }
+    }
+
+    pub fn num_members(&self) -> usize {
+        self.member_ids.len()
+    }
+
+    pub fn member_id(&self, m: usize) -> &str {
+        self.member_ids.get(m).map_or("", |id| id)
+    }
+
+    pub fn num_subtopologies(&self) -> usize {
+        self.subtopology_ids.len()
+    }
+
+    pub fn subtopology_id(&self, s: usize) -> &str {
+        self.subtopology_ids.get(s).map_or("", |id| id)
+    }
+
+    /// The number of tasks in every member's lists of every role.
+    pub fn num_listed(&self) -> usize {
+        self.lists.iter().map(Flat::len).sum()
+    }
+
+    /// Member `m`'s tasks of `role` (0 active, 1 standby, 2 warm-up) as runs of one
+    /// subtopology each, in id order: (subtopology, its partitions).
+    pub fn runs(&self, m: usize, role: usize) -> Runs<'_> {
+        Runs {
+            base: &self.base,
+            tasks: self.lists.get(role).map_or(&[], |l| l.of(m)),
+            s: 0,
+        }
+    }
+
+    /// As task sets, the ids shared (one `Arc<str>` per subtopology).
+    pub fn into_assignment(self) -> GroupAssignment {
+        let ids: Vec<Arc<str>> = self
+            .subtopology_ids
+            .iter()
+            .map(|s| Arc::from(&**s))
+            .collect();
+        let set = |m: usize, role: usize| -> TaskSet {
+            let tasks = self.lists[role].of(m);
+            let mut runs = Vec::with_capacity(tasks.len().min(ids.len()));
+            let mut partitions = Vec::with_capacity(tasks.len());
+            for (s, run) in self.runs(m, role) {
+                partitions.extend(run);
+                runs.push((ids[s].clone(), partitions.len() as u32));
+            }
+            TaskSet::from_normalized_runs(runs, partitions)
+        };
+        let members = (0..self.num_members()).map(|m| {
+            let member = MemberAssignment {
+                active: set(m, 0),
+                standby: set(m, 1),
+                warmup: set(m, 2),
+            };
+            (self.member_id(m).to_owned(), member)
+        });
+        // Sorted and unique: the map is built in one pass.
+        GroupAssignment {
+            members: members.collect(),
+        }
+    }
+}
+
+/// Runs of sorted valid tasks, one per subtopology: (subtopology, partitions).
+pub struct Runs<'d> {
+    base: &'d [u32],
+    tasks: &'d [u32],
+    /// No run before this subtopology.
+    s: usize,
+}
+
+impl<'d> Iterator for Runs<'d> {
+    type Item = (usize, Partitions<'d>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let &first = self.tasks.first()?;
+        let s = subtopology_of(self.base, self.s, first);
+        let (lo, end) = (self.base[s], self.base[s + 1]);
+        // Runs are short where subtopologies are spread: a scan, not a search.
+        let n = self
+            .tasks
+            .iter()
+            .position(|&t| t >= end)
+            .unwrap_or(self.tasks.len());
+        let (run, rest) = self.tasks.split_at(n);
+        self.tasks = rest;
+        self.s = s + 1;
+        Some((s, Partitions { lo, tasks: run }))
+    }
+}
+
+/// One run's partitions (its tasks less the subtopology's base).
+#[derive(Clone)]
+pub struct Partitions<'d> {
+    lo: u32,
+    tasks: &'d [u32],
+}
+
+impl Partitions<'_> {
+    pub fn len(&self) -> usize {
+        self.tasks.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tasks.is_empty()
+    }
+}
+
+impl Iterator for Partitions<'_> {
+    type Item = i32;
+
+    fn next(&mut self) -> Option<i32> {
+        let (&t, rest) = self.tasks.split_first()?;
+        self.tasks = rest;
+        Some((t - self.lo) as i32)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.tasks.len(), Some(self.tasks.len()))
+    }
+}
+
+impl ExactSizeIterator for Partitions<'_> {}
+
+/// The subtopology of valid task `t`, at or after `s`: the next few are probed (a
+/// member's runs are often of neighbouring subtopologies), then searched.
+fn subtopology_of(base: &[u32], mut s: usize, t: u32) -> usize {
+    for _ in 0..4 {
+        if base.get(s + 1).is_none_or(|&end| end > t) {
+            return s;
+        }
+        s += 1;
+    }
+    s + base
+        .get(s + 1..)
+        .unwrap_or(&[])
+        .partition_point(|&end| end <= t)
+}
