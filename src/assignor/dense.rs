@@ -91,6 +91,38 @@ impl<'a> DenseAssignment<'a> {
         }
     }
 
+    /// Appends member `m`'s tasks of `role` to `out` as runs, each the subtopology's
+    /// number by `id_of`, the partition count and the partitions; returns the run
+    /// count. One pass over the tasks (the wasm result's layout).
+    pub fn write_runs(
+        &self,
+        m: usize,
+        role: usize,
+        out: &mut Vec<u32>,
+        mut id_of: impl FnMut(usize) -> u32,
+    ) -> u32 {
+        let tasks = self.lists.get(role).map_or(&[][..], |l| l.of(m));
+        let (mut runs, mut s, mut lo, mut end, mut count_at) = (0, 0, 0, 0, 0);
+        for &t in tasks {
+            if t >= end {
+                if runs > 0 {
+                    out[count_at] = (out.len() - count_at - 1) as u32;
+                }
+                s = subtopology_of(&self.base, s, t);
+                (lo, end) = (self.base[s], self.base[s + 1]);
+                out.push(id_of(s));
+                count_at = out.len();
+                out.push(0);
+                runs += 1;
+            }
+            out.push(t - lo);
+        }
+        if runs > 0 {
+            out[count_at] = (out.len() - count_at - 1) as u32;
+        }
+        runs
+    }
+
     /// As task sets, the ids shared (one `Arc<str>` per subtopology).
     pub fn into_assignment(self) -> GroupAssignment {
         let ids: Vec<Arc<str>> = self

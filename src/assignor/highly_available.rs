@@ -13,6 +13,7 @@
 use super::dense::DenseAssignment;
 use super::index::{Index, NONE};
 use super::lag::CaughtUp;
+use super::owned::OwnedLists;
 use super::placement::Placement;
 use super::tags::TagPlacement;
 use super::{AssignmentConfig, GroupSpec, TaskAssignor};
@@ -27,9 +28,10 @@ impl TaskAssignor for HighlyAvailableAssignor {
     fn assign_dense<'a>(
         &self,
         spec: &'a GroupSpec,
+        owned: Option<&OwnedLists>,
         config: &AssignmentConfig,
     ) -> DenseAssignment<'a> {
-        let ix = Index::new(spec);
+        let ix = Index::new(spec, owned);
         let mut placement = Placement::new(&ix, config);
         placement.assign_actives();
         // Moves to lagging members are held back; the intended owner wants a warm-up.
@@ -98,7 +100,7 @@ impl TaskAssignor for HighlyAvailableAssignor {
 /// `acceptableRecoveryLag`): the coordinator should then compute a new target
 /// assignment, in which the task moves to that member (the probing rebalance).
 pub fn warmup_caught_up(spec: &GroupSpec, config: &AssignmentConfig) -> bool {
-    let ix = Index::new(spec);
+    let ix = Index::new(spec, None);
     if !ix.has_prev_warmups() {
         return false;
     }

@@ -8,6 +8,7 @@
 //! per-process lists are flat (one buffer and offsets), so building the index costs a
 //! few allocations whatever the group size.
 
+use super::owned::OwnedLists;
 use super::{GroupSpec, MemberSpec, SubtopologySpec};
 use crate::task::{TaskId, TaskSet};
 use std::collections::BTreeMap;
@@ -128,7 +129,9 @@ pub(crate) struct Index<'a> {
 }
 
 impl<'a> Index<'a> {
-    pub fn new(spec: &'a GroupSpec) -> Self {
+    /// `owned`: what the members own, when not in their task sets (the packed lists of
+    /// the wasm build's `assign()`).
+    pub fn new(spec: &'a GroupSpec, owned: Option<&OwnedLists>) -> Self {
         let mut subtopologies: Vec<&SubtopologySpec> = spec.subtopologies.iter().collect();
         if !subtopologies.is_sorted_by(|a, b| a.id < b.id) {
             subtopologies.sort_by(|a, b| a.id.cmp(&b.id));
@@ -150,12 +153,14 @@ impl<'a> Index<'a> {
             }
         }
 
-        let mut members: Vec<&MemberSpec> = spec.members.iter().collect();
+        // With each member its place in the spec (where `owned` has its lists).
+        let mut members: Vec<(usize, &MemberSpec)> = spec.members.iter().enumerate().collect();
         // The spec says sorted (and ids unique); sort only when it is not.
-        if !members.is_sorted_by(|a, b| a.member_id < b.member_id) {
-            members.sort_by(|a, b| a.member_id.cmp(&b.member_id));
-            members.dedup_by(|a, b| a.member_id == b.member_id);
+        if !members.is_sorted_by(|a, b| a.1.member_id < b.1.member_id) {
+            members.sort_by(|a, b| a.1.member_id.cmp(&b.1.member_id));
+            members.dedup_by(|a, b| a.1.member_id == b.1.member_id);
         }
+        let (places, members): (Vec<usize>, Vec<&MemberSpec>) = members.into_iter().unzip();
         // Process index per member: sort (process id, member) pairs once.
         let mut by_process: Vec<(&str, u32)> = members
             .iter()
@@ -211,7 +216,8 @@ impl<'a> Index<'a> {
             task_offsets: Flat::empty(),
             candidates: Flat::empty(),
         };
-        ix.index_previous();
+        let owned = owned.map(|o| (o, places.as_slice()));
+        ix.index_previous(owned);
         ix
     }
 
@@ -326,6 +332,51 @@ impl<'a> Index<'a> {
         }
     }
 
+    /// Appends the valid tasks member `m` owned as `role` (0 active, 1 standby, 2
+    /// warm-up), sorted and distinct.
+    fn previous_into(
+        &self,
+        previous: &mut Previous<'_>,
+        m: usize,
+        role: usize,
+        out: &mut Vec<u32>,
+    ) {
+        match previous {
+            Previous::Sets(ids) => {
+                let spec = self.members[m];
+                let set = [&spec.active, &spec.standby, &spec.warmup][role];
+                self.tasks_into(set, out, ids);
+            }
+            Previous::Packed {
+                lists,
+                places,
+                subtopology,
+            } => {
+                let from = out.len();
+                for (id, partitions) in lists.list(places[m], role) {
+                    let Some(&s) = subtopology.get(id).filter(|&&s| s != NONE) else {
+                        continue;
+                    };
+                    let (lo, hi) = (self.base[s as usize], self.base[s as usize + 1]);
+                    let valid = |p: i32| u32::try_from(p).is_ok_and(|p| p < hi - lo);
+                    out.extend(
+                        partitions
+                            .iter()
+                            .filter(|&&p| valid(p))
+                            .map(|&p| lo + p as u32),
+                    );
+                }
+                // As given: sorted and distinct unless repeated or out of order.
+                if !out[from..].windows(2).all(|w| w[0] < w[1]) {
+                    out[from..].sort_unstable();
+                    let mut tail = out.split_off(from);
+                    tail.dedup();
+                    out.append(&mut tail);
+                }
+            }
+        }
+    }
+
     /// The valid tasks of a set, sorted (`ids`: one lookup for all the sets of an input
     /// that stays borrowed while it is used).
     pub fn tasks_of(&self, set: &TaskSet, ids: &mut IdLookup) -> Vec<u32> {
@@ -361,12 +412,16 @@ impl<'a> Index<'a> {
         }
     }
 
-    fn index_previous(&mut self) {
+    fn index_previous(&mut self, owned: Option<(&OwnedLists, &[usize])>) {
         let n = self.members.len();
         let sum = |f: fn(&MemberSpec) -> usize| self.members.iter().map(|m| f(m)).sum::<usize>();
-        let mut prev_active_of = Flat::with_capacity(n, sum(|m| m.active.len()));
-        let mut prev_standby_of = Flat::with_capacity(n, sum(|m| m.standby.len()));
-        let mut prev_warmup_of = Flat::with_capacity(n, sum(|m| m.warmup.len()));
+        let listed = |role: usize, f: fn(&MemberSpec) -> usize| match owned {
+            Some((o, _)) => o.num_listed(role),
+            None => sum(f),
+        };
+        let mut prev_active_of = Flat::with_capacity(n, listed(0, |m| m.active.len()));
+        let mut prev_standby_of = Flat::with_capacity(n, listed(1, |m| m.standby.len()));
+        let mut prev_warmup_of = Flat::with_capacity(n, listed(2, |m| m.warmup.len()));
         let mut task_offsets = Flat::with_capacity(n, sum(|m| m.task_offsets.len()));
         let mut stateless_standby_of: Flat<u32> = Flat::with_capacity(n, 0);
         // Candidates per task are counted here and placed in a second pass.
@@ -378,12 +433,23 @@ impl<'a> Index<'a> {
             }
             counts[t as usize + 1] += 1;
         };
-        let mut ids = IdLookup::new(self);
+        let mut previous = match owned {
+            None => Previous::Sets(IdLookup::new(self)),
+            Some((lists, places)) => Previous::Packed {
+                lists,
+                places,
+                subtopology: lists
+                    .ids()
+                    .iter()
+                    .map(|id| self.find_subtopology(0, id).map_or(NONE, |s| s as u32))
+                    .collect(),
+            },
+        };
         for m in 0..n {
             let spec = self.members[m];
             // Actives: keep the tasks this member is the first to claim.
             let from = prev_active_of.items.len();
-            self.tasks_into(&spec.active, &mut prev_active_of.items, &mut ids);
+            self.previous_into(&mut previous, m, 0, &mut prev_active_of.items);
             let mut kept = from;
             for r in from..prev_active_of.items.len() {
                 let t = prev_active_of.items[r];
@@ -399,7 +465,7 @@ impl<'a> Index<'a> {
             let actives = prev_active_of.of(m);
 
             let from = prev_standby_of.items.len();
-            self.tasks_into(&spec.standby, &mut prev_standby_of.items, &mut ids);
+            self.previous_into(&mut previous, m, 1, &mut prev_standby_of.items);
             let stateful = &self.task_stateful;
             // A standby of a stateless task (Kafka keeps such holders as candidates
             // for the active too) only counts as a candidate.
@@ -421,7 +487,7 @@ impl<'a> Index<'a> {
             let standbys = prev_standby_of.of(m);
 
             let from = prev_warmup_of.items.len();
-            self.tasks_into(&spec.warmup, &mut prev_warmup_of.items, &mut ids);
+            self.previous_into(&mut previous, m, 2, &mut prev_warmup_of.items);
             retain_tail(&mut prev_warmup_of.items, from, |t| {
                 stateful[t as usize]
                     && actives.binary_search(&t).is_err()
@@ -529,6 +595,19 @@ impl<'a> Index<'a> {
     pub fn candidates(&self, t: u32) -> &[Candidate] {
         self.candidates.of(t as usize)
     }
+}
+
+/// Where `Index::index_previous` reads what each member owned.
+enum Previous<'o> {
+    /// The members' task sets.
+    Sets(IdLookup),
+    /// Packed lists: per member its place among them (`places`), and per id of the
+    /// lists its subtopology (NONE when not in the topology).
+    Packed {
+        lists: &'o OwnedLists,
+        places: &'o [usize],
+        subtopology: Vec<u32>,
+    },
 }
 
 /// Finds the subtopologies that task sets name. The sets of one input usually share

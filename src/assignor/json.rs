@@ -178,10 +178,15 @@ impl GroupSpecJson {
                 .map(|l| TaskSet::from_task_list(l, &mut ids)),
             offsets: None,
         })
+        .0
     }
 
-    /// The same, what each member owns made by `owned`.
-    pub fn into_spec_with(self, mut owned: impl FnMut(&MemberJson) -> Owned) -> GroupSpec {
+    /// The same, what each member owns made by `owned` (called in input order); with
+    /// it, each spec member's place in the input.
+    pub fn into_spec_with(
+        self,
+        mut owned: impl FnMut(&MemberJson) -> Owned,
+    ) -> (GroupSpec, Vec<usize>) {
         let topology_epoch = self.group_topology_epoch;
         let mut subtopologies: Vec<SubtopologySpec> = self
             .subtopologies
@@ -235,14 +240,15 @@ impl GroupSpecJson {
             .map(Some)
             .collect();
         let members: Vec<MemberSpec> = order
-            .into_iter()
-            .filter_map(|i| built.get_mut(i).and_then(Option::take))
+            .iter()
+            .filter_map(|&i| built.get_mut(i).and_then(Option::take))
             .collect();
-        GroupSpec {
+        let spec = GroupSpec {
             subtopologies,
             members,
             topology_epoch,
-        }
+        };
+        (spec, order)
     }
 }
 

@@ -19,6 +19,7 @@ pub mod highly_available;
 mod index;
 pub mod json;
 mod lag;
+pub mod owned;
 mod placement;
 pub mod quality;
 pub mod sticky;
@@ -26,6 +27,7 @@ mod tags;
 
 pub use dense::DenseAssignment;
 pub use highly_available::warmup_caught_up;
+pub use owned::OwnedLists;
 
 use crate::task::{TaskId, TaskSet};
 use std::collections::BTreeMap;
@@ -101,14 +103,16 @@ pub struct GroupAssignment {
 pub trait TaskAssignor: Sync {
     fn name(&self) -> &'static str;
     /// The assignment as each member's dense task lists (what `assign()` in the wasm
-    /// build encodes directly).
+    /// build encodes directly). `owned`: what the members own, when their task sets
+    /// are left empty (the wasm build's packed lists).
     fn assign_dense<'a>(
         &self,
         spec: &'a GroupSpec,
+        owned: Option<&OwnedLists>,
         config: &AssignmentConfig,
     ) -> DenseAssignment<'a>;
     fn assign(&self, spec: &GroupSpec, config: &AssignmentConfig) -> GroupAssignment {
-        self.assign_dense(spec, config).into_assignment()
+        self.assign_dense(spec, None, config).into_assignment()
     }
 }
 

@@ -117,7 +117,7 @@ pub fn quality_with_config(
     result: &GroupAssignment,
     config: Option<&AssignmentConfig>,
 ) -> Quality {
-    let ix = Index::new(spec);
+    let ix = Index::new(spec, None);
     let mut h = Holdings::of(&ix, result);
     let tf = TaskFigures::of(&ix, &h);
     let spread = Spreads::new(&ix, &h.owners, &h.standby_pairs);

@@ -15,6 +15,7 @@
 
 use super::dense::DenseAssignment;
 use super::index::Index;
+use super::owned::OwnedLists;
 use super::placement::Placement;
 use super::{AssignmentConfig, GroupSpec, TaskAssignor};
 
@@ -28,9 +29,10 @@ impl TaskAssignor for StickyAssignor {
     fn assign_dense<'a>(
         &self,
         spec: &'a GroupSpec,
+        owned: Option<&OwnedLists>,
         config: &AssignmentConfig,
     ) -> DenseAssignment<'a> {
-        let ix = Index::new(spec);
+        let ix = Index::new(spec, owned);
         let mut placement = Placement::new(&ix, config);
         placement.assign_actives();
         placement.assign_standbys(None);

@@ -443,6 +443,11 @@ impl<'i, 'a> PackedReader<'i, 'a> {
     }
 
     /// Whether every int and every offset was read.
+    /// Where the next read starts in the ints.
+    pub fn position(&self) -> usize {
+        self.at
+    }
+
     pub fn done(&self) -> bool {
         self.at == self.ints.len() && self.offset_at == self.offsets.len()
     }

@@ -8,6 +8,7 @@ use crate::assignor::dense::ROLES;
 use crate::assignor::json::{assignment_config, assignor, AssignmentJsonIn, GroupSpecJson};
 use crate::assignor::{
     quality::quality_with_config, AssignmentConfig, DenseAssignment, GroupAssignment, GroupSpec,
+    OwnedLists,
 };
 use crate::config::CoordinatorConfig;
 use crate::protocol::json::InputError;
@@ -128,22 +129,16 @@ fn assignment_object(a: &DenseAssignment<'_>) -> JsValue {
         for role in 0..ROLES {
             let at = body.len();
             body.push(0);
-            let mut runs = 0;
-            for (s, partitions) in a.runs(m, role) {
-                let k = match sub_string.get_mut(s) {
-                    Some(k) if *k != u32::MAX => *k,
-                    slot => {
-                        let k = string(a.subtopology_id(s), &mut text, true);
-                        if let Some(slot) = slot {
-                            *slot = k;
-                        }
-                        k
+            let runs = a.write_runs(m, role, &mut body, |s| match sub_string.get_mut(s) {
+                Some(k) if *k != u32::MAX => *k,
+                slot => {
+                    let k = string(a.subtopology_id(s), &mut text, true);
+                    if let Some(slot) = slot {
+                        *slot = k;
                     }
-                };
-                body.extend([k, partitions.len() as u32]);
-                body.extend(partitions.map(i32::unsigned_abs));
-                runs += 1;
-            }
+                    k
+                }
+            });
             if let Some(count) = body.get_mut(at) {
                 *count = runs;
             }
@@ -178,6 +173,15 @@ fn spec_of(v: &JsValue) -> Result<GroupSpec, JsValue> {
     Ok(decode::<GroupSpecJson>(v, "groupSpec")?.into_spec())
 }
 
+/// The same for an assignor: packed, the owned lists go to it as they are (no task
+/// sets).
+fn assignor_input_of(v: &JsValue) -> Result<(GroupSpec, Option<OwnedLists>), JsValue> {
+    if let Some((spec, lists)) = packed::spec_with_lists(v) {
+        return Ok((spec, Some(lists)));
+    }
+    Ok((decode::<GroupSpecJson>(v, "groupSpec")?.into_spec(), None))
+}
+
 /// A result object with its members' lists packed, else the result as JSON text.
 fn result_of(v: &JsValue) -> Result<GroupAssignment, JsValue> {
     if let Some(result) = packed::assignment(v) {
@@ -196,9 +200,13 @@ fn config_of(v: &JsValue) -> Result<AssignmentConfig, JsValue> {
 #[wasm_bindgen]
 pub fn assign(assignor_name: JsValue, group_spec: JsValue, config: JsValue) -> JsResult {
     let assignor = assignor(&name_of(&assignor_name)?).map_err(error)?;
-    let spec = spec_of(&group_spec)?;
+    let (spec, owned) = assignor_input_of(&group_spec)?;
     let config = config_of(&config)?;
-    Ok(assignment_object(&assignor.assign_dense(&spec, &config)))
+    Ok(assignment_object(&assignor.assign_dense(
+        &spec,
+        owned.as_ref(),
+        &config,
+    )))
 }
 
 /// `assignmentQuality(groupSpec, result, config?)` -> the quality figures of an
@@ -240,10 +248,12 @@ impl AssignIoFloor {
         config: JsValue,
     ) -> Result<AssignIoFloor, JsValue> {
         let assignor = assignor(&name_of(&assignor_name)?).map_err(error)?;
-        let spec = spec_of(&group_spec)?;
+        let (spec, owned) = assignor_input_of(&group_spec)?;
         let config = config_of(&config)?;
         Ok(AssignIoFloor {
-            result: assignor.assign_dense(&spec, &config).into_owned(),
+            result: assignor
+                .assign_dense(&spec, owned.as_ref(), &config)
+                .into_owned(),
         })
     }
 
@@ -264,19 +274,20 @@ impl AssignIoFloor {
     /// (for the tests).
     #[wasm_bindgen(js_name = decodesPacked)]
     pub fn decodes_packed(&self, group_spec: JsValue) -> bool {
-        packed::spec(&group_spec).is_some()
+        // assign()'s way (lists) and assignmentQuality()'s (sets) decide alike.
+        packed::spec_with_lists(&group_spec).is_some() && packed::spec(&group_spec).is_some()
     }
 
     /// Only the decoding of the spec (packed or as JSON text, and the typed decode):
     /// what `run` does before it builds the result.
     pub fn decode(&self, group_spec: JsValue) -> Result<(), JsValue> {
-        std::hint::black_box(spec_of(&group_spec)?);
+        std::hint::black_box(assignor_input_of(&group_spec)?);
         Ok(())
     }
 
     pub fn run(&self, group_spec: JsValue) -> JsResult {
-        let spec = spec_of(&group_spec)?;
-        std::hint::black_box(&spec);
+        let input = assignor_input_of(&group_spec)?;
+        std::hint::black_box(&input);
         Ok(assignment_object(&self.result))
     }
 }

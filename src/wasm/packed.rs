@@ -26,7 +26,7 @@
 
 use super::convert::string_of;
 use crate::assignor::json::{GroupSpecJson, MemberAssignmentJsonIn, MemberJson, Owned};
-use crate::assignor::{GroupAssignment, GroupSpec, MemberAssignment};
+use crate::assignor::{GroupAssignment, GroupSpec, MemberAssignment, OwnedLists};
 use crate::limits::MAX_INPUT_BYTES;
 use crate::protocol::json::{try_decode_str, Validate};
 use crate::protocol::task_list::{PackedIds, PackedReader};
@@ -370,17 +370,23 @@ fn shared_ids(ids: &PackedIds<'_>) -> Option<(Vec<Arc<str>>, Vec<usize>)> {
 
 /// A member's five packed lists, read in order (`tasks` and `offsets`: buffers reused
 /// from member to member; one each per member was a tenth of the decoding).
+/// With `lists`, the task lists go there and the sets stay empty.
 fn member_owned<'i>(
     reader: &mut PackedReader<'i, '_>,
     tasks: &mut Vec<(usize, &'i [i32])>,
     offsets: &mut Vec<(usize, i32, i64)>,
     ids: (&[Arc<str>], &[usize]),
+    mut lists: Option<&mut OwnedLists>,
 ) -> Option<Owned> {
     let (shared, ranks) = ids;
     let mut sets: [TaskSet; 3] = Default::default();
     for set in &mut sets {
-        if reader.task_list(tasks)? {
-            *set = TaskSet::from_packed(tasks, shared, ranks)?;
+        let at = reader.position();
+        let given = reader.task_list(tasks)?;
+        match lists.as_deref_mut() {
+            Some(lists) => lists.push_list(at, tasks.iter().map(|(_, ps)| ps.len()).sum()),
+            None if given => *set = TaskSet::from_packed(tasks, shared, ranks)?,
+            None => {}
         }
     }
     let mut maps: [BTreeMap<TaskId, i64>; 2] = Default::default();
@@ -433,17 +439,21 @@ fn offset_map(
 
 /// The packed lists of `members` members, in order; `text_bytes`: the length of the
 /// JSON text that comes with them. `whole`: spec members, whose flags it collects.
+/// `lists`: their task lists as `OwnedLists` (the sets left empty), else as sets.
 fn owned_lists(
     parts: &Parts,
     members: usize,
     text_bytes: usize,
     mut whole: Option<&mut Vec<bool>>,
-) -> Option<Vec<Owned>> {
+    lists: bool,
+) -> Option<(Vec<Owned>, Option<OwnedLists>)> {
     let ids = PackedIds::parse(&parts.ids)?;
     let (shared, ranks) = shared_ids(&ids)?;
     let budget = MAX_INPUT_BYTES.checked_sub(text_bytes)?;
     let mut reader = PackedReader::new(&ids, &parts.ints, &parts.offsets, budget);
     let (mut tasks, mut offsets) = (Vec::new(), Vec::new());
+    let mut lists =
+        lists.then(|| OwnedLists::new(ids.names.iter().map(|&n| n.to_owned()).collect(), members));
     let ids = (shared.as_slice(), ranks.as_slice());
     // Sized first: collected through `Option` it grew by doubling, moving every entry.
     let mut owned = Vec::with_capacity(members);
@@ -451,9 +461,15 @@ fn owned_lists(
         if let Some(flags) = whole.as_deref_mut() {
             flags.push(reader.whole()?);
         }
-        owned.push(member_owned(&mut reader, &mut tasks, &mut offsets, ids)?);
+        owned.push(member_owned(
+            &mut reader,
+            &mut tasks,
+            &mut offsets,
+            ids,
+            lists.as_mut(),
+        )?);
     }
-    reader.done().then_some(owned)
+    reader.done().then_some((owned, lists))
 }
 
 /// Ids joined by U+0000, none for null (an empty string is one empty id).
@@ -509,25 +525,40 @@ impl<'a> WholeMembers<'a> {
 /// text. The lists become task sets and offset maps directly (the spec's `validate()`
 /// does not read them).
 pub fn spec(v: &JsValue) -> Option<GroupSpec> {
+    spec_and_lists(v, false).map(|(spec, _)| spec)
+}
+
+/// The same for `assign()`: the task lists as `OwnedLists`, the spec's sets empty.
+pub fn spec_with_lists(v: &JsValue) -> Option<(GroupSpec, OwnedLists)> {
+    let (spec, lists) = spec_and_lists(v, true)?;
+    Some((spec, lists?))
+}
+
+fn spec_and_lists(v: &JsValue, lists: bool) -> Option<(GroupSpec, Option<OwnedLists>)> {
     if !v.is_object() {
         return None;
     }
-    let parts = parts(pack_spec(v))?;
+    let mut parts = parts(pack_spec(v))?;
     let mut spec: GroupSpecJson = try_decode_str(&parts.text)?;
     let whole = WholeMembers::parse(&parts)?;
     let members = spec.members.len().checked_add(whole.len())?;
     let mut flags = Vec::with_capacity(members);
     let text_bytes = parts.text.len().checked_add(whole.json_len())?;
-    let owned = owned_lists(&parts, members, text_bytes, Some(&mut flags))?;
+    let (owned, mut lists) = owned_lists(&parts, members, text_bytes, Some(&mut flags), lists)?;
     spec.members = whole.merge(std::mem::take(&mut spec.members), &flags)?;
     spec.validate().ok()?;
     let mut owned = owned.into_iter();
-    Some(spec.into_spec_with(|_| {
+    let (spec, places) = spec.into_spec_with(|_| {
         owned.next().unwrap_or_else(|| Owned {
             sets: Default::default(),
             offsets: None,
         })
-    }))
+    });
+    if let Some(lists) = &mut lists {
+        lists.set_ints(std::mem::take(&mut parts.ints));
+        lists.set_rows(places);
+    }
+    Some((spec, lists))
 }
 
 /// A result object (`assign()`'s shape), its members' lists packed; `None`: decode it
@@ -547,7 +578,7 @@ pub fn assignment(v: &JsValue) -> Option<GroupAssignment> {
     // The result's JSON text is this text with `{"members":{` and `}}` around it, and
     // each id and a colon in front of its member.
     let keys = ids.len() + member_ids.json_len();
-    let owned = owned_lists(&parts, ids.len(), parts.text.len() + 11 + keys, None)?;
+    let (owned, _) = owned_lists(&parts, ids.len(), parts.text.len() + 11 + keys, None, false)?;
     let mut members: Vec<(String, MemberAssignment)> = ids
         .iter()
         .zip(owned)

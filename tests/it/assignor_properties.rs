@@ -8,7 +8,9 @@ use assign_support::*;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 use streams_rebalance::assignor::quality::quality;
-use streams_rebalance::assignor::{AssignmentConfig, GroupSpec, MemberSpec, SubtopologySpec};
+use streams_rebalance::assignor::{
+    by_name, AssignmentConfig, GroupSpec, MemberSpec, OwnedLists, SubtopologySpec,
+};
 use streams_rebalance::task::{TaskId, TaskSet};
 
 const BOTH: [&str; 2] = ["sticky", "highly_available"];
@@ -279,6 +281,74 @@ proptest! {
                     });
                 prop_assert!(caught_up, "{s}_{p} moved to lagging {id}");
             }
+        }
+    }
+}
+
+/// The spec's owned tasks as packed lists (the wasm build's way into `assign()`), and
+/// the spec with its sets emptied. Rows in reverse order; with `scramble`, each list's
+/// entries reversed and its first entry given twice (as an input may). Unknown ids
+/// and partitions out of range stay in, for the index to drop.
+fn as_lists(spec: &GroupSpec, scramble: bool) -> (GroupSpec, OwnedLists) {
+    /// Per role, (id index, partitions) per entry.
+    type Row = [Vec<(usize, Vec<i32>)>; 3];
+    let mut ids: Vec<String> = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
+    for m in spec.members.iter().rev() {
+        rows.push([&m.active, &m.standby, &m.warmup].map(|set| {
+            let mut entries: Vec<(usize, Vec<i32>)> = set
+                .subtopologies()
+                .map(|(s, ps)| {
+                    let id = ids.iter().position(|x| x == s).unwrap_or_else(|| {
+                        ids.push(s.to_owned());
+                        ids.len() - 1
+                    });
+                    (id, ps.to_vec())
+                })
+                .collect();
+            if scramble {
+                entries.reverse();
+                if let Some(first) = entries.first().cloned() {
+                    entries.push(first);
+                }
+            }
+            entries
+        }));
+    }
+    // The packed layout: per list its entry count, per entry id, count, partitions.
+    let n = rows.len();
+    let mut lists = OwnedLists::new(ids, n);
+    let mut ints: Vec<i32> = Vec::new();
+    for list in rows.iter().flatten() {
+        lists.push_list(ints.len(), list.iter().map(|(_, ps)| ps.len()).sum());
+        ints.push(list.len() as i32);
+        for (id, ps) in list {
+            ints.extend([*id as i32, ps.len() as i32]);
+            ints.extend(ps);
+        }
+    }
+    lists.set_ints(ints);
+    lists.set_rows((0..n).rev());
+    let mut bare = spec.clone();
+    for m in &mut bare.members {
+        m.active = TaskSet::new();
+        m.standby = TaskSet::new();
+        m.warmup = TaskSet::new();
+    }
+    (bare, lists)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The packed lists that `assign()` in the wasm build hands to the assignors give
+    /// the assignment the members' task sets give, whatever their order and repeats.
+    #[test]
+    fn owned_lists_assign_as_task_sets(spec in arb_group(true), cfg in arb_config(), scramble in any::<bool>()) {
+        let (bare, lists) = as_lists(&spec, scramble);
+        for name in BOTH {
+            let a = by_name(name).expect("known assignor");
+            prop_assert_eq!(a.assign_dense(&bare, Some(&lists), &cfg).into_assignment(), a.assign(&spec, &cfg));
         }
     }
 }
