@@ -16,6 +16,8 @@ pub const ROLES: usize = 3;
 pub struct DenseAssignment<'a> {
     /// Sorted; every member of the spec.
     member_ids: Vec<Cow<'a, str>>,
+    /// Per member, its place in the spec's list.
+    places: Vec<usize>,
     /// Sorted.
     subtopology_ids: Vec<Cow<'a, str>>,
     /// `base[s]..base[s + 1]` are the tasks of subtopology `s`; task `t` of it is
@@ -35,6 +37,7 @@ impl<'a> DenseAssignment<'a> {
                 .iter()
                 .map(|m| Cow::Borrowed(m.member_id.as_str()))
                 .collect(),
+            places: ix.places,
             subtopology_ids: ix
                 .subtopologies
                 .iter()
@@ -54,6 +57,7 @@ impl<'a> DenseAssignment<'a> {
         };
         DenseAssignment {
             member_ids: own(self.member_ids),
+            places: self.places,
             subtopology_ids: own(self.subtopology_ids),
             base: self.base,
             lists: self.lists,
@@ -66,6 +70,11 @@ impl<'a> DenseAssignment<'a> {
 
     pub fn member_id(&self, m: usize) -> &str {
         self.member_ids.get(m).map_or("", |id| id)
+    }
+
+    /// Member `m`'s place in the spec's list of members.
+    pub fn place(&self, m: usize) -> Option<usize> {
+        self.places.get(m).copied()
     }
 
     pub fn num_subtopologies(&self) -> usize {

@@ -103,6 +103,8 @@ pub(crate) struct Index<'a> {
     pub num_tasks: u32,
     pub task_stateful: Vec<bool>,
     pub members: Vec<&'a MemberSpec>,
+    /// Per member, its place in the spec's list.
+    pub places: Vec<usize>,
     pub process_ids: Vec<&'a str>,
     pub process_of: Vec<u32>,
     /// Members of each process, in member order; a process's capacity is its size.
@@ -198,6 +200,7 @@ impl<'a> Index<'a> {
             .all(|ms| ms.iter().filter(|&&m| eligible[m as usize]).count() <= 1);
 
         let mut ix = Index {
+            places,
             subtopologies,
             base,
             num_tasks,
@@ -216,7 +219,6 @@ impl<'a> Index<'a> {
             task_offsets: Flat::empty(),
             candidates: Flat::empty(),
         };
-        let owned = owned.map(|o| (o, places.as_slice()));
         ix.index_previous(owned);
         ix
     }
@@ -347,13 +349,9 @@ impl<'a> Index<'a> {
                 let set = [&spec.active, &spec.standby, &spec.warmup][role];
                 self.tasks_into(set, out, ids);
             }
-            Previous::Packed {
-                lists,
-                places,
-                subtopology,
-            } => {
+            Previous::Packed { lists, subtopology } => {
                 let from = out.len();
-                for (id, partitions) in lists.list(places[m], role) {
+                for (id, partitions) in lists.list(self.places[m], role) {
                     let Some(&s) = subtopology.get(id).filter(|&&s| s != NONE) else {
                         continue;
                     };
@@ -412,11 +410,11 @@ impl<'a> Index<'a> {
         }
     }
 
-    fn index_previous(&mut self, owned: Option<(&OwnedLists, &[usize])>) {
+    fn index_previous(&mut self, owned: Option<&OwnedLists>) {
         let n = self.members.len();
         let sum = |f: fn(&MemberSpec) -> usize| self.members.iter().map(|m| f(m)).sum::<usize>();
         let listed = |role: usize, f: fn(&MemberSpec) -> usize| match owned {
-            Some((o, _)) => o.num_listed(role),
+            Some(o) => o.num_listed(role),
             None => sum(f),
         };
         let mut prev_active_of = Flat::with_capacity(n, listed(0, |m| m.active.len()));
@@ -435,9 +433,8 @@ impl<'a> Index<'a> {
         };
         let mut previous = match owned {
             None => Previous::Sets(IdLookup::new(self)),
-            Some((lists, places)) => Previous::Packed {
+            Some(lists) => Previous::Packed {
                 lists,
-                places,
                 subtopology: lists
                     .ids()
                     .iter()
@@ -601,11 +598,10 @@ impl<'a> Index<'a> {
 enum Previous<'o> {
     /// The members' task sets.
     Sets(IdLookup),
-    /// Packed lists: per member its place among them (`places`), and per id of the
-    /// lists its subtopology (NONE when not in the topology).
+    /// Packed lists (by the members' places in the spec), and per id of the lists its
+    /// subtopology (NONE when not in the topology).
     Packed {
         lists: &'o OwnedLists,
-        places: &'o [usize],
         subtopology: Vec<u32>,
     },
 }

@@ -18,7 +18,7 @@ use wasm_bindgen::prelude::*;
 // numbers, and building it from Rust call by call, or through JSON text and
 // `JSON.parse`, costs 3-4x more on 1 000 x 100 000 (BENCHMARKS.md "The JS boundary").
 // Layout: where the string table starts; member count, per member: its id's string
-// index, then for active, standby and warm-up: run count, per run: subtopology id's
+// index (top bit set: its index among the input's own id strings), then for active, standby and warm-up: run count, per run: subtopology id's
 // string index, partition count, partitions; then the string table: string count,
 // each string's length (UTF-16 units) in `text`, its top bit set on subtopology ids.
 //
@@ -64,7 +64,9 @@ function runs(ints, i, strings, list) {
   return i;
 }
 
-export function assignmentObject(text, ints) {
+// `given`: the input's member id strings, for the ids written as an index into it
+// (top bit set).
+export function assignmentObject(text, ints, given) {
   let i = ints[0], at = 0;
   const strings = new Array(ints[i++]);
   for (let k = 0; k < strings.length; k++) {
@@ -77,7 +79,8 @@ export function assignmentObject(text, ints) {
   i = 1;
   const members = {};
   for (let n = ints[i++]; n > 0; n--) {
-    const id = strings[ints[i++]];
+    const k = ints[i++];
+    const id = k > 0x7fffffff ? given[k & 0x7fffffff] : strings[k];
     const activeTasks = new Array(ints[i++]);
     i = runs(ints, i, strings, activeTasks);
     const standbyTasks = new Array(ints[i++]);
@@ -97,14 +100,17 @@ export function assignmentObject(text, ints) {
 "#)]
 extern "C" {
     #[wasm_bindgen(js_name = assignmentObject)]
-    fn assignment_object_js(text: &str, ints: &[u32]) -> JsValue;
+    fn assignment_object_js(text: &str, ints: &[u32], given: &JsValue) -> JsValue;
 
 }
 
 /// The assignment as `{ members: { [memberId]: { activeTasks, standbyTasks,
 /// warmupTasks } } }` (the shape of `AssignmentJson`), written from the assignors'
 /// dense lists: no task set per member and role on the way out.
-fn assignment_object(a: &DenseAssignment<'_>) -> JsValue {
+///
+/// `ids`: the input's own id strings (see `packed::InputIds`); a member found there is
+/// written as its index with the top bit set, the others as text.
+fn assignment_object(a: &DenseAssignment<'_>, ids: Option<&packed::InputIds>) -> JsValue {
     let mut text = String::new();
     let mut lengths: Vec<u32> = Vec::new();
     let mut string = |s: &str, text: &mut String, subtopology: bool| -> u32 {
@@ -125,7 +131,11 @@ fn assignment_object(a: &DenseAssignment<'_>) -> JsValue {
     // Each subtopology id is written once, when first met.
     let mut sub_string = vec![u32::MAX; a.num_subtopologies()];
     for m in 0..a.num_members() {
-        body.push(string(a.member_id(m), &mut text, false));
+        let given = ids.and_then(|ids| ids.of_member.get(a.place(m)?).copied());
+        body.push(match given {
+            Some(i) if i < 1 << 31 => i | 1 << 31,
+            _ => string(a.member_id(m), &mut text, false),
+        });
         for role in 0..ROLES {
             let at = body.len();
             body.push(0);
@@ -152,7 +162,8 @@ fn assignment_object(a: &DenseAssignment<'_>) -> JsValue {
     }
     body.push(lengths.len() as u32);
     body.extend(&lengths);
-    assignment_object_js(&text, &body)
+    let strings = ids.map_or(JsValue::UNDEFINED, |ids| ids.strings.clone());
+    assignment_object_js(&text, &body, &strings)
 }
 
 fn name_of(v: &JsValue) -> Result<String, JsValue> {
@@ -174,12 +185,26 @@ fn spec_of(v: &JsValue) -> Result<GroupSpec, JsValue> {
 }
 
 /// The same for an assignor: packed, the owned lists go to it as they are (no task
-/// sets).
-fn assignor_input_of(v: &JsValue) -> Result<(GroupSpec, Option<OwnedLists>), JsValue> {
-    if let Some((spec, lists)) = packed::spec_with_lists(v) {
-        return Ok((spec, Some(lists)));
+/// sets), and the result's member keys are the input's id strings.
+struct Input {
+    spec: GroupSpec,
+    lists: Option<OwnedLists>,
+    ids: Option<packed::InputIds>,
+}
+
+fn assignor_input_of(v: &JsValue) -> Result<Input, JsValue> {
+    if let Some(p) = packed::spec_with_lists(v) {
+        return Ok(Input {
+            spec: p.spec,
+            lists: Some(p.lists),
+            ids: Some(p.ids),
+        });
     }
-    Ok((decode::<GroupSpecJson>(v, "groupSpec")?.into_spec(), None))
+    Ok(Input {
+        spec: decode::<GroupSpecJson>(v, "groupSpec")?.into_spec(),
+        lists: None,
+        ids: None,
+    })
 }
 
 /// A result object with its members' lists packed, else the result as JSON text.
@@ -200,13 +225,10 @@ fn config_of(v: &JsValue) -> Result<AssignmentConfig, JsValue> {
 #[wasm_bindgen]
 pub fn assign(assignor_name: JsValue, group_spec: JsValue, config: JsValue) -> JsResult {
     let assignor = assignor(&name_of(&assignor_name)?).map_err(error)?;
-    let (spec, owned) = assignor_input_of(&group_spec)?;
+    let input = assignor_input_of(&group_spec)?;
     let config = config_of(&config)?;
-    Ok(assignment_object(&assignor.assign_dense(
-        &spec,
-        owned.as_ref(),
-        &config,
-    )))
+    let result = assignor.assign_dense(&input.spec, input.lists.as_ref(), &config);
+    Ok(assignment_object(&result, input.ids.as_ref()))
 }
 
 /// `assignmentQuality(groupSpec, result, config?)` -> the quality figures of an
@@ -248,11 +270,11 @@ impl AssignIoFloor {
         config: JsValue,
     ) -> Result<AssignIoFloor, JsValue> {
         let assignor = assignor(&name_of(&assignor_name)?).map_err(error)?;
-        let (spec, owned) = assignor_input_of(&group_spec)?;
+        let input = assignor_input_of(&group_spec)?;
         let config = config_of(&config)?;
         Ok(AssignIoFloor {
             result: assignor
-                .assign_dense(&spec, owned.as_ref(), &config)
+                .assign_dense(&input.spec, input.lists.as_ref(), &config)
                 .into_owned(),
         })
     }
@@ -287,7 +309,11 @@ impl AssignIoFloor {
 
     pub fn run(&self, group_spec: JsValue) -> JsResult {
         let input = assignor_input_of(&group_spec)?;
-        std::hint::black_box(&input);
-        Ok(assignment_object(&self.result))
+        std::hint::black_box(&input.spec);
+        // The ids of the spec it was made from (the benchmark gives that one).
+        let ids = input
+            .ids
+            .filter(|ids| ids.of_member.len() == self.result.num_members());
+        Ok(assignment_object(&self.result, ids.as_ref()))
     }
 }
