@@ -23,6 +23,9 @@ pub struct DenseAssignment<'a> {
     /// `base[s]..base[s + 1]` are the tasks of subtopology `s`; task `t` of it is
     /// partition `t - base[s]`.
     base: Vec<u32>,
+    /// The subtopology of each task: a run's subtopology at one read (a search per run
+    /// was most of writing a spread result).
+    subtopology_of: Vec<u32>,
     /// Per role (active, standby, warm-up), per member, its tasks sorted.
     lists: [Flat<u32>; ROLES],
 }
@@ -43,6 +46,7 @@ impl<'a> DenseAssignment<'a> {
                 .iter()
                 .map(|s| Cow::Borrowed(s.id.as_str()))
                 .collect(),
+            subtopology_of: subtopology_table(&ix.base),
             base: ix.base,
             lists,
         }
@@ -60,6 +64,7 @@ impl<'a> DenseAssignment<'a> {
             places: self.places,
             subtopology_ids: own(self.subtopology_ids),
             base: self.base,
+            subtopology_of: self.subtopology_of,
             lists: self.lists,
         }
     }
@@ -95,8 +100,8 @@ impl<'a> DenseAssignment<'a> {
     pub fn runs(&self, m: usize, role: usize) -> Runs<'_> {
         Runs {
             base: &self.base,
+            subtopology_of: &self.subtopology_of,
             tasks: self.lists.get(role).map_or(&[], |l| l.of(m)),
-            s: 0,
         }
     }
 
@@ -111,13 +116,13 @@ impl<'a> DenseAssignment<'a> {
         mut id_of: impl FnMut(usize) -> u32,
     ) -> u32 {
         let tasks = self.lists.get(role).map_or(&[][..], |l| l.of(m));
-        let (mut runs, mut s, mut lo, mut end, mut count_at) = (0, 0, 0, 0, 0);
+        let (mut runs, mut lo, mut end, mut count_at) = (0, 0, 0, 0);
         for &t in tasks {
             if t >= end {
                 if runs > 0 {
                     out[count_at] = (out.len() - count_at - 1) as u32;
                 }
-                s = subtopology_of(&self.base, s, t);
+                let s = self.subtopology_of[t as usize] as usize;
                 (lo, end) = (self.base[s], self.base[s + 1]);
                 out.push(id_of(s));
                 count_at = out.len();
@@ -167,9 +172,8 @@ impl<'a> DenseAssignment<'a> {
 /// Runs of sorted valid tasks, one per subtopology: (subtopology, partitions).
 pub struct Runs<'d> {
     base: &'d [u32],
+    subtopology_of: &'d [u32],
     tasks: &'d [u32],
-    /// No run before this subtopology.
-    s: usize,
 }
 
 impl<'d> Iterator for Runs<'d> {
@@ -177,7 +181,7 @@ impl<'d> Iterator for Runs<'d> {
 
     fn next(&mut self) -> Option<Self::Item> {
         let &first = self.tasks.first()?;
-        let s = subtopology_of(self.base, self.s, first);
+        let s = self.subtopology_of[first as usize] as usize;
         let (lo, end) = (self.base[s], self.base[s + 1]);
         // Runs are short where subtopologies are spread: a scan, not a search.
         let n = self
@@ -187,7 +191,6 @@ impl<'d> Iterator for Runs<'d> {
             .unwrap_or(self.tasks.len());
         let (run, rest) = self.tasks.split_at(n);
         self.tasks = rest;
-        self.s = s + 1;
         Some((s, Partitions { lo, tasks: run }))
     }
 }
@@ -225,17 +228,11 @@ impl Iterator for Partitions<'_> {
 
 impl ExactSizeIterator for Partitions<'_> {}
 
-/// The subtopology of valid task `t`, at or after `s`: the next few are probed (a
-/// member's runs are often of neighbouring subtopologies), then searched.
-fn subtopology_of(base: &[u32], mut s: usize, t: u32) -> usize {
-    for _ in 0..4 {
-        if base.get(s + 1).is_none_or(|&end| end > t) {
-            return s;
-        }
-        s += 1;
+/// The subtopology of every task (`base[s] <= t < base[s + 1]`).
+fn subtopology_table(base: &[u32]) -> Vec<u32> {
+    let mut table = Vec::with_capacity(base.last().copied().unwrap_or(0) as usize);
+    for (s, w) in base.windows(2).enumerate() {
+        table.resize(w[1] as usize, s as u32);
     }
-    s + base
-        .get(s + 1..)
-        .unwrap_or(&[])
-        .partition_point(|&end| end <= t)
+    table
 }
