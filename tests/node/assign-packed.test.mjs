@@ -57,11 +57,12 @@ function given(r, absent, nul, m, key, make) {
 function randomSpec(r) {
   const subs = 1 + Math.floor(r() * 4);
   const parts = 1 + Math.floor(r() * 6);
-  const subtopologies = Array.from({ length: subs }, (_, i) => ({
-    subtopologyId: `s${i}`,
-    numPartitions: parts,
-    stateful: r() < 0.5,
-  }));
+  const subtopologies = Array.from({ length: subs }, (_, i) => {
+    const s = { subtopologyId: `s${i}`, numPartitions: parts, stateful: r() < 0.5 };
+    // `stateful` may be left out (false).
+    if (!s.stateful && r() < 0.3) delete s.stateful;
+    return s;
+  });
   const members = Array.from({ length: 1 + Math.floor(r() * 5) }, (_, i) => {
     const m = { memberId: `m${i}`, processId: `p${Math.floor(r() * 3)}` };
     // Some members with keys beyond the plain form: those go as JSON text, the others
@@ -173,6 +174,50 @@ test("random specs with owned lists decode alike as objects and as JSON text", (
   assert.equal(packed, assigned);
   assert.ok(refused > 100, `refused ${refused}`);
   floor.free();
+});
+
+test("subtopologies of every form decode alike as objects and as JSON text", () => {
+  const base = randomSpec(rng(11));
+  const config = { numStandbyReplicas: 1 };
+  const first = () => ({ ...base.subtopologies[0] });
+  const withFirst = (s) => ({ ...base, subtopologies: [s, ...base.subtopologies.slice(1)] });
+  const inherited = Object.assign(Object.create({ extra: 1 }), first());
+  // [what, spec, assigned]: every form decodes alike both ways, the same result or the
+  // same error naming the same field (the owned lists are packed beside them).
+  const cases = [
+    ["plain", base, true],
+    ["stateful left out", withFirst({ subtopologyId: first().subtopologyId, numPartitions: 2 }), true],
+    ["stateful undefined", withFirst({ ...first(), stateful: undefined }), true],
+    ["numPartitions -0", withFirst({ ...first(), numPartitions: -0 }), true],
+    ["numPartitions 0", withFirst({ ...first(), numPartitions: 0 }), true],
+    ["numPartitions 2.5", withFirst({ ...first(), numPartitions: 2.5 }), false],
+    ["numPartitions -1", withFirst({ ...first(), numPartitions: -1 }), false],
+    ["numPartitions 2^31", withFirst({ ...first(), numPartitions: 2 ** 31 }), false],
+    ["numPartitions a string", withFirst({ ...first(), numPartitions: "3" }), false],
+    ["numPartitions null", withFirst({ ...first(), numPartitions: null }), false],
+    ["numPartitions missing", withFirst({ subtopologyId: first().subtopologyId }), false],
+    ["stateful null", withFirst({ ...first(), stateful: null }), false],
+    ["stateful 1", withFirst({ ...first(), stateful: 1 }), false],
+    ["an unknown key", withFirst({ ...first(), sourceTopics: [] }), false],
+    ["an inherited key", withFirst(inherited), true],
+    ["toJSON", withFirst({ ...first(), toJSON: () => ({ subtopologyId: "t", numPartitions: 1 }) }), true],
+    ["id a number", withFirst({ ...first(), subtopologyId: 7 }), false],
+    ["id missing", withFirst({ numPartitions: 2 }), false],
+    ["id with U+0000", withFirst({ ...first(), subtopologyId: "a\0b" }), true],
+    ["id a lone surrogate", withFirst({ ...first(), subtopologyId: "a\uD800" }), false],
+    ["id given twice", { ...base, subtopologies: [first(), first()] }, false],
+    ["an entry null", { ...base, subtopologies: [null] }, false],
+    ["an entry an array", { ...base, subtopologies: [[]] }, false],
+    ["no subtopologies", { ...base, subtopologies: [] }, true],
+    ["subtopologies null", { ...base, subtopologies: null }, false],
+    ["subtopologies an object", { ...base, subtopologies: { 0: first() } }, false],
+    ["subtopologies missing", { members: base.members }, false],
+  ];
+  for (const [what, spec, assigned] of cases) {
+    for (const name of ["sticky", "highly_available"]) {
+      assert.equal(sameAsText(name, spec, config).ok !== undefined, assigned, `${name}: ${what}`);
+    }
+  }
 });
 
 test("random specs with reported offsets decode alike as objects and as JSON text", () => {
