@@ -10,6 +10,11 @@
 //! four times slower ("Reported offsets packed"). Heartbeats are not packed: for their
 //! ten-odd entries the packing cost more than the JSON text it saves (measured).
 //!
+//! For `assign()` the task lists stay in their buffer and go to the assignor as they are
+//! (`spec_with_lists`, `OwnedLists`), and the whole members' id strings come back as the
+//! result's keys (`InputIds`); `assignmentQuality()` and `warmupCaughtUp()` get task sets
+//! (`spec`). Both read the buffer with the same checks, so they take or refuse it alike.
+//!
 //! One decoder still decides: only the plain form is packed (arrays and plain objects
 //! without `toJSON`, `{ subtopologyId, partitions }` or `{ subtopologyId, partition,
 //! offset }` and nothing else, ids without U+0000 or lone surrogates, partitions that
