@@ -107,7 +107,7 @@ impl<'a> DenseAssignment<'a> {
 
     /// Appends member `m`'s tasks of `role` to `out` as runs, each the subtopology's
     /// number by `id_of`, the partition count and the partitions; returns the run
-    /// count. One pass over the tasks (the wasm result's layout).
+    /// count (the wasm result's layout).
     pub fn write_runs(
         &self,
         m: usize,
@@ -115,24 +115,11 @@ impl<'a> DenseAssignment<'a> {
         out: &mut Vec<u32>,
         mut id_of: impl FnMut(usize) -> u32,
     ) -> u32 {
-        let tasks = self.lists.get(role).map_or(&[][..], |l| l.of(m));
-        let (mut runs, mut lo, mut end, mut count_at) = (0, 0, 0, 0);
-        for &t in tasks {
-            if t >= end {
-                if runs > 0 {
-                    out[count_at] = (out.len() - count_at - 1) as u32;
-                }
-                let s = self.subtopology_of[t as usize] as usize;
-                (lo, end) = (self.base[s], self.base[s + 1]);
-                out.push(id_of(s));
-                count_at = out.len();
-                out.push(0);
-                runs += 1;
-            }
-            out.push(t - lo);
-        }
-        if runs > 0 {
-            out[count_at] = (out.len() - count_at - 1) as u32;
+        let mut runs = 0;
+        for (s, partitions) in self.runs(m, role) {
+            out.extend([id_of(s), partitions.len() as u32]);
+            out.extend(partitions);
+            runs += 1;
         }
         runs
     }
@@ -149,7 +136,7 @@ impl<'a> DenseAssignment<'a> {
             let mut runs = Vec::with_capacity(tasks.len().min(ids.len()));
             let mut partitions = Vec::with_capacity(tasks.len());
             for (s, run) in self.runs(m, role) {
-                partitions.extend(run);
+                partitions.extend(run.map(|p| p as i32));
                 runs.push((ids[s].clone(), partitions.len() as u32));
             }
             TaskSet::from_normalized_runs(runs, partitions)
@@ -213,12 +200,12 @@ impl Partitions<'_> {
 }
 
 impl Iterator for Partitions<'_> {
-    type Item = i32;
+    type Item = u32;
 
-    fn next(&mut self) -> Option<i32> {
+    fn next(&mut self) -> Option<u32> {
         let (&t, rest) = self.tasks.split_first()?;
         self.tasks = rest;
-        Some((t - self.lo) as i32)
+        Some(t - self.lo)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {

@@ -3,8 +3,7 @@
 //! (building those and reading them back was about a seventh of `assign()` on 1 000 x
 //! 10 000 after a leave; BENCHMARKS.md, 2026-12-05 session 19).
 
-/// Active, standby and warm-up.
-const ROLES: usize = 3;
+use super::dense::ROLES;
 
 /// Per member and role, its list in the packed layout: an entry count (-1 for none),
 /// then per entry a subtopology id's index in `ids`, a partition count and the

@@ -18,9 +18,10 @@ use wasm_bindgen::prelude::*;
 // numbers, and building it from Rust call by call, or through JSON text and
 // `JSON.parse`, costs 3-4x more on 1 000 x 100 000 (BENCHMARKS.md "The JS boundary").
 // Layout: where the string table starts; member count, per member: its id's string
-// index (top bit set: its index among the input's own id strings), then for active, standby and warm-up: run count, per run: subtopology id's
-// string index, partition count, partitions; then the string table: string count,
-// each string's length (UTF-16 units) in `text`, its top bit set on subtopology ids.
+// index (top bit set: its index among the input's own id strings), then for active,
+// standby and warm-up: run count, per run: subtopology id's string index, partition
+// count, partitions; then the string table: string count, each string's length (UTF-16
+// units) in `text`, its top bit set on subtopology ids.
 //
 // Subtopology ids come back as internalized strings (`internalized`): a result is
 // usually the next call's input, and packing it looks each entry's id up in a Map.
