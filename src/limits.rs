@@ -289,13 +289,16 @@ pub const MAX_RECORDS_BYTES: usize = MAX_STATE_BYTES as usize;
 /// Bytes of a string inside JSON text, without its quotes (serde_json's escapes, which
 /// are also `JSON.stringify`'s): what its record spends on it.
 pub fn json_len(s: &str) -> usize {
-    s.bytes()
-        .map(|b| match b {
-            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 2,
-            0..=0x1f => 6,
-            _ => 1,
-        })
-        .sum()
+    s.bytes().map(json_byte_len).sum()
+}
+
+/// Bytes of JSON text one byte of a string takes (its escape's length).
+pub const fn json_byte_len(b: u8) -> usize {
+    match b {
+        b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 2,
+        0..=0x1f => 6,
+        _ => 1,
+    }
 }
 
 /// Bytes of JSON a record takes in `records()` (without the comma between records).

@@ -81,17 +81,6 @@ pub struct MemberJson {
     pub task_end_offsets: Vec<TaskOffset>,
 }
 
-impl MemberJson {
-    /// A member with its two ids and nothing else given.
-    pub fn new(member_id: &str, process_id: &str) -> Self {
-        MemberJson {
-            member_id: member_id.to_owned(),
-            process_id: process_id.to_owned(),
-            ..Default::default()
-        }
-    }
-}
-
 impl Validate for GroupSpecJson {
     fn validate(&self) -> Result<(), Invalid> {
         unique(
@@ -162,6 +151,7 @@ fn offsets(list: Vec<TaskOffset>) -> BTreeMap<TaskId, i64> {
 
 /// What a member owns, made apart from its JSON (the binding's packed lists become
 /// sets and maps without a `TaskList` or a `TaskOffset`, src/wasm/packed.rs).
+#[derive(Default)]
 pub struct Owned {
     /// Active, standby, warm-up.
     pub sets: [TaskSet; 3],
@@ -169,11 +159,100 @@ pub struct Owned {
     pub offsets: Option<[BTreeMap<TaskId, i64>; 2]>,
 }
 
+/// A spec member as the binding's packed input carries it (src/wasm/packed.rs): its
+/// two ids alone, when it had nothing else (no `MemberJson` and no copy of it on the
+/// way: 1 000 x 10 000 after a leave spent about 60 us of its 1.4 ms making them), or
+/// its JSON.
+pub enum MemberIn<'a> {
+    Ids {
+        member_id: &'a str,
+        process_id: &'a str,
+    },
+    Json(Box<MemberJson>),
+}
+
+/// A member of the input, as `GroupSpecJson::into_spec_from` builds it.
+pub trait SpecMember {
+    fn member_id(&self) -> &str;
+    /// Its `MemberSpec`, owning what `owned` says; `epoch`: the group's topology epoch.
+    fn into_member(self, owned: Owned, epoch: i32) -> MemberSpec;
+}
+
+impl SpecMember for MemberJson {
+    fn member_id(&self) -> &str {
+        &self.member_id
+    }
+
+    fn into_member(self, owned: Owned, epoch: i32) -> MemberSpec {
+        let Owned {
+            sets: [active, standby, warmup],
+            offsets: reported,
+        } = owned;
+        let [task_offsets, task_end_offsets] = reported
+            .unwrap_or_else(|| [offsets(self.task_offsets), offsets(self.task_end_offsets)]);
+        MemberSpec {
+            member_id: self.member_id,
+            process_id: self.process_id,
+            topology_epoch: self.topology_epoch.unwrap_or(epoch),
+            rack_id: self.rack_id,
+            client_tags: self
+                .client_tags
+                .unwrap_or_default()
+                .into_iter()
+                .map(|t| (t.key, t.value))
+                .collect(),
+            active,
+            standby,
+            warmup,
+            task_offsets,
+            task_end_offsets,
+        }
+    }
+}
+
+impl SpecMember for MemberIn<'_> {
+    fn member_id(&self) -> &str {
+        match self {
+            MemberIn::Ids { member_id, .. } => member_id,
+            MemberIn::Json(m) => &m.member_id,
+        }
+    }
+
+    fn into_member(self, owned: Owned, epoch: i32) -> MemberSpec {
+        match self {
+            MemberIn::Ids {
+                member_id,
+                process_id,
+            } => {
+                let Owned {
+                    sets: [active, standby, warmup],
+                    offsets,
+                } = owned;
+                let [task_offsets, task_end_offsets] = offsets.unwrap_or_default();
+                MemberSpec {
+                    member_id: member_id.to_owned(),
+                    process_id: process_id.to_owned(),
+                    topology_epoch: epoch,
+                    rack_id: None,
+                    client_tags: BTreeMap::new(),
+                    active,
+                    standby,
+                    warmup,
+                    task_offsets,
+                    task_end_offsets,
+                }
+            }
+            MemberIn::Json(m) => m.into_member(owned, epoch),
+        }
+    }
+}
+
 impl GroupSpecJson {
     /// The assignor's input: subtopologies and members sorted by id.
-    pub fn into_spec(self) -> GroupSpec {
+    pub fn into_spec(mut self) -> GroupSpec {
         let mut ids = SharedIds::default();
-        self.into_spec_with(|m| Owned {
+        let members = std::mem::take(&mut self.members);
+        self.into_spec_from(members, |_, m| Owned {
             sets: [&m.active_tasks, &m.standby_tasks, &m.warmup_tasks]
                 .map(|l| TaskSet::from_task_list(l, &mut ids)),
             offsets: None,
@@ -181,11 +260,14 @@ impl GroupSpecJson {
         .0
     }
 
-    /// The same, what each member owns made by `owned` (called in input order); with
-    /// it, each spec member's place in the input.
-    pub fn into_spec_with(
+    /// The same with the members given apart (the spec's own are ignored), what each
+    /// owns made by `owned` (called with its place in the input); with it, each spec
+    /// member's place in the input. Members are built straight in id order (built in
+    /// input order and then sorted, each moved twice).
+    pub fn into_spec_from<M: SpecMember>(
         self,
-        mut owned: impl FnMut(&MemberJson) -> Owned,
+        members: Vec<M>,
+        mut owned: impl FnMut(usize, &M) -> Owned,
     ) -> (GroupSpec, Vec<usize>) {
         let topology_epoch = self.group_topology_epoch;
         let mut subtopologies: Vec<SubtopologySpec> = self
@@ -198,50 +280,19 @@ impl GroupSpecJson {
             })
             .collect();
         subtopologies.sort_by(|a, b| a.id.cmp(&b.id));
-        // Sorted as (id, place) pairs, then taken in that order: sorting the members
-        // themselves moved a few hundred bytes per step (a fifth of the decoding).
-        let mut order: Vec<(&str, usize)> = self
-            .members
-            .iter()
-            .map(|m| m.member_id.as_str())
-            .zip(0..)
-            .collect();
+        // Sorted as (id, place) pairs, then taken in that order.
+        let mut order: Vec<(&str, usize)> =
+            members.iter().map(|m| m.member_id()).zip(0..).collect();
         order.sort_unstable();
         let order: Vec<usize> = order.into_iter().map(|(_, i)| i).collect();
-        // Built in input order: `sets` hands out each member's sets in that order.
-        let mut built: Vec<Option<MemberSpec>> = self
-            .members
-            .into_iter()
-            .map(|m| {
-                let Owned {
-                    sets: [active, standby, warmup],
-                    offsets: reported,
-                } = owned(&m);
-                let [task_offsets, task_end_offsets] = reported
-                    .unwrap_or_else(|| [offsets(m.task_offsets), offsets(m.task_end_offsets)]);
-                MemberSpec {
-                    member_id: m.member_id,
-                    process_id: m.process_id,
-                    topology_epoch: m.topology_epoch.unwrap_or(topology_epoch),
-                    rack_id: m.rack_id,
-                    client_tags: m
-                        .client_tags
-                        .unwrap_or_default()
-                        .into_iter()
-                        .map(|t| (t.key, t.value))
-                        .collect(),
-                    active,
-                    standby,
-                    warmup,
-                    task_offsets,
-                    task_end_offsets,
-                }
-            })
-            .map(Some)
-            .collect();
+        let mut members: Vec<Option<M>> = members.into_iter().map(Some).collect();
         let members: Vec<MemberSpec> = order
             .iter()
-            .filter_map(|&i| built.get_mut(i).and_then(Option::take))
+            .filter_map(|&i| {
+                let m = members.get_mut(i)?.take()?;
+                let owned = owned(i, &m);
+                Some(m.into_member(owned, topology_epoch))
+            })
             .collect();
         let spec = GroupSpec {
             subtopologies,

@@ -304,16 +304,28 @@ pub struct PackedIds<'a> {
 impl<'a> PackedIds<'a> {
     /// `None` when an id is longer than Kafka's STRING limit (the JSON text path then
     /// words the error).
+    ///
+    /// One pass over the bytes, each id's JSON length counted on the way (split and
+    /// then measured, 20 000 ids of about ten bytes took 0.6 ms in wasm).
     pub fn parse(ids: &'a str) -> Option<Self> {
-        let names: Vec<&str> = ids.split('\u{0}').collect();
-        let mut json_bytes = Vec::with_capacity(names.len());
-        for id in &names {
-            if id.len() > crate::limits::MAX_STRING_BYTES {
-                return None;
+        let mut names = Vec::new();
+        let mut json_bytes = Vec::new();
+        let (mut start, mut json) = (0, 0);
+        for (i, &b) in ids.as_bytes().iter().enumerate() {
+            if b == 0 {
+                names.push(ids.get(start..i)?);
+                json_bytes.push(json + 2);
+                (start, json) = (i + 1, 0);
+            } else {
+                json += crate::limits::json_byte_len(b);
             }
-            json_bytes.push(crate::limits::json_len(id) + 2);
         }
-        Some(PackedIds { names, json_bytes })
+        names.push(ids.get(start..)?);
+        json_bytes.push(json + 2);
+        names
+            .iter()
+            .all(|id| id.len() <= crate::limits::MAX_STRING_BYTES)
+            .then_some(PackedIds { names, json_bytes })
     }
 
     /// The length of all the ids as JSON strings.

@@ -30,7 +30,7 @@
 //! result; BENCHMARKS.md "assignmentQuality() reads its result packed too").
 
 use super::convert::string_of;
-use crate::assignor::json::{GroupSpecJson, MemberAssignmentJsonIn, MemberJson, Owned};
+use crate::assignor::json::{GroupSpecJson, MemberAssignmentJsonIn, MemberIn, MemberJson, Owned};
 use crate::assignor::{GroupAssignment, GroupSpec, MemberAssignment, OwnedLists};
 use crate::limits::MAX_INPUT_BYTES;
 use crate::protocol::json::{try_decode_str, Validate};
@@ -529,14 +529,17 @@ impl<'a> WholeMembers<'a> {
 
     /// The members in input order: a whole one where `whole` says so, else the next of
     /// those the text carried. `None` when the counts disagree.
-    fn merge(&self, text: Vec<MemberJson>, whole: &[bool]) -> Option<Vec<MemberJson>> {
+    fn merge(&self, text: Vec<MemberJson>, whole: &[bool]) -> Option<Vec<MemberIn<'a>>> {
         let mut text = text.into_iter();
         let mut ids = self.member_ids.names.iter().zip(&self.process_ids.names);
-        let members: Option<Vec<MemberJson>> = whole
+        let members: Option<Vec<MemberIn<'a>>> = whole
             .iter()
             .map(|&whole| match whole {
-                true => ids.next().map(|(&m, &p)| MemberJson::new(m, p)),
-                false => text.next(),
+                true => ids.next().map(|(&member_id, &process_id)| MemberIn::Ids {
+                    member_id,
+                    process_id,
+                }),
+                false => text.next().map(|m| MemberIn::Json(Box::new(m))),
             })
             .collect();
         (text.next().is_none() && ids.next().is_none()).then_some(members?)
@@ -583,16 +586,21 @@ fn spec_and_lists(v: &JsValue, lists: bool) -> Option<(GroupSpec, Option<(OwnedL
     let members = spec.members.len().checked_add(whole.len())?;
     let mut flags = Vec::with_capacity(members);
     let text_bytes = parts.text.len().checked_add(whole.json_len())?;
-    let (owned, lists) = owned_lists(&parts, members, text_bytes, Some(&mut flags), lists)?;
-    spec.members = whole.merge(std::mem::take(&mut spec.members), &flags)?;
+    let (mut owned, lists) = owned_lists(&parts, members, text_bytes, Some(&mut flags), lists)?;
+    // The text's members follow their rules here; the whole ones have none but a
+    // unique id, checked on the sorted spec.
     spec.validate().ok()?;
-    let mut owned = owned.into_iter();
-    let (spec, places) = spec.into_spec_with(|_| {
-        owned.next().unwrap_or_else(|| Owned {
-            sets: Default::default(),
-            offsets: None,
-        })
+    let members = whole.merge(std::mem::take(&mut spec.members), &flags)?;
+    let (spec, places) = spec.into_spec_from(members, |i, _| {
+        owned.get_mut(i).map(std::mem::take).unwrap_or_default()
     });
+    if spec
+        .members
+        .windows(2)
+        .any(|w| matches!(w, [a, b] if a.member_id == b.member_id))
+    {
+        return None;
+    }
     let Some(mut lists) = lists else {
         return Some((spec, None));
     };
