@@ -413,6 +413,12 @@ impl<'i, 'a> PackedReader<'i, 'a> {
     /// One task list into `entries` (id index, partitions); false for null.
     pub fn task_list(&mut self, entries: &mut Vec<(usize, &'i [i32])>) -> Option<bool> {
         entries.clear();
+        self.each_task(|id, partitions| entries.push((id, partitions)))
+    }
+
+    /// One task list, each entry (id index, partitions) handed to `f` as it is read;
+    /// false for null.
+    pub fn each_task(&mut self, mut f: impl FnMut(usize, &'i [i32])) -> Option<bool> {
         let Some(count) = self.count(r#""standbyTasks":null,"#.len())? else {
             return Some(false);
         };
@@ -424,7 +430,7 @@ impl<'i, 'a> PackedReader<'i, 'a> {
             }
             // A partition is at most 10 digits and a comma.
             self.spend(34 + id_bytes + 11 * partitions.len())?;
-            entries.push((id, partitions));
+            f(id, partitions);
         }
         Some(true)
     }

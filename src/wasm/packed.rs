@@ -403,12 +403,18 @@ fn member_owned<'i>(
     let (shared, ranks) = ids;
     let mut sets: [TaskSet; 3] = Default::default();
     for set in &mut sets {
-        let at = reader.position();
-        let given = reader.task_list(tasks)?;
         match lists.as_deref_mut() {
-            Some(lists) => lists.push_list(at, tasks.iter().map(|(_, ps)| ps.len()).sum()),
-            None if given => *set = TaskSet::from_packed(tasks, shared, ranks)?,
-            None => {}
+            // Only checked and counted here: the index reads the lists in place.
+            Some(lists) => {
+                let (at, mut listed) = (reader.position(), 0);
+                reader.each_task(|_, partitions| listed += partitions.len())?;
+                lists.push_list(at, listed);
+            }
+            None => {
+                if reader.task_list(tasks)? {
+                    *set = TaskSet::from_packed(tasks, shared, ranks)?;
+                }
+            }
         }
     }
     let mut maps: [BTreeMap<TaskId, i64>; 2] = Default::default();
