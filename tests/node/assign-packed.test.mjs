@@ -54,7 +54,8 @@ function given(r, absent, nul, m, key, make) {
   m[key] = x < nul ? null : make();
 }
 
-function randomSpec(r) {
+/** `duplicates`: now and then one member id given twice. */
+function randomSpec(r, duplicates = false) {
   const subs = 1 + Math.floor(r() * 4);
   const parts = 1 + Math.floor(r() * 6);
   const subtopologies = Array.from({ length: subs }, (_, i) => {
@@ -97,6 +98,15 @@ function randomSpec(r) {
     }
     return m;
   });
+  // Members in any order (the spec is sorted by id on the way in, each member's lists
+  // going with it), and with `duplicates` now and then one id given twice.
+  if (r() < 0.5) {
+    for (let i = members.length - 1; i > 0; i--) {
+      const j = Math.floor(r() * (i + 1));
+      [members[i], members[j]] = [members[j], members[i]];
+    }
+  }
+  if (duplicates && members.length > 1 && r() < 0.05) members[members.length - 1].memberId = members[0].memberId;
   return { subtopologies, members, groupTopologyEpoch: 0 };
 }
 
@@ -153,11 +163,16 @@ test("random specs with owned lists decode alike as objects and as JSON text", (
   let assigned = 0;
   let packed = 0;
   let refused = 0;
+  let duplicated = 0;
   for (let c = 0; c < 400; c++) {
-    const spec = randomSpec(r);
+    const spec = randomSpec(r, true);
     const config = { numStandbyReplicas: Math.floor(r() * 2) };
     const name = r() < 0.5 ? "sticky" : "highly_available";
-    if (sameAsText(name, spec, config).ok) {
+    const ids = new Set(spec.members.map((m) => m.memberId));
+    if (ids.size < spec.members.length) {
+      duplicated++;
+      assert.ok(!sameAsText(name, spec, config).ok, "a member id given twice is refused");
+    } else if (sameAsText(name, spec, config).ok) {
       assigned++;
       // Valid specs take the packed path (whole members and text ones mixed), not
       // the JSON text it falls back to.
@@ -172,6 +187,7 @@ test("random specs with owned lists decode alike as objects and as JSON text", (
   }
   assert.ok(assigned > 300, `assigned ${assigned}`);
   assert.equal(packed, assigned);
+  assert.ok(duplicated > 5, `duplicated ${duplicated}`);
   assert.ok(refused > 100, `refused ${refused}`);
   floor.free();
 });
