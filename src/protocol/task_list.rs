@@ -460,12 +460,12 @@ impl<'i, 'a> PackedReader<'i, 'a> {
         Some(true)
     }
 
-    /// Whether every int and every offset was read.
     /// Where the next read starts in the ints.
     pub fn position(&self) -> usize {
         self.at
     }
 
+    /// Whether every int and every offset was read.
     pub fn done(&self) -> bool {
         self.at == self.ints.len() && self.offset_at == self.offsets.len()
     }

@@ -3,12 +3,11 @@
 //! input path: the group spec decoded straight into its typed form.
 
 use super::convert::{decode, decode_opt, error, output, JsResult};
-use super::packed;
+use super::packed::{self, AssignorInput};
 use crate::assignor::dense::ROLES;
 use crate::assignor::json::{assignment_config, assignor, AssignmentJsonIn, GroupSpecJson};
 use crate::assignor::{
     quality::quality_with_config, AssignmentConfig, DenseAssignment, GroupAssignment, GroupSpec,
-    OwnedLists,
 };
 use crate::config::CoordinatorConfig;
 use crate::protocol::json::InputError;
@@ -187,21 +186,11 @@ fn spec_of(v: &JsValue) -> Result<GroupSpec, JsValue> {
 
 /// The same for an assignor: packed, the owned lists go to it as they are (no task
 /// sets), and the result's member keys are the input's id strings.
-struct Input {
-    spec: GroupSpec,
-    lists: Option<OwnedLists>,
-    ids: Option<packed::InputIds>,
-}
-
-fn assignor_input_of(v: &JsValue) -> Result<Input, JsValue> {
-    if let Some(p) = packed::spec_with_lists(v) {
-        return Ok(Input {
-            spec: p.spec,
-            lists: Some(p.lists),
-            ids: Some(p.ids),
-        });
+fn assignor_input_of(v: &JsValue) -> Result<AssignorInput, JsValue> {
+    if let Some(input) = packed::spec_with_lists(v) {
+        return Ok(input);
     }
-    Ok(Input {
+    Ok(AssignorInput {
         spec: decode::<GroupSpecJson>(v, "groupSpec")?.into_spec(),
         lists: None,
         ids: None,

@@ -559,12 +559,13 @@ pub fn spec(v: &JsValue) -> Option<GroupSpec> {
     spec_and_lists(v, false).map(|(spec, _)| spec)
 }
 
-/// A spec decoded for an assignor: the members' task lists as they came (the spec's
-/// sets left empty), and the input's own strings of the members' ids.
+/// A spec decoded for an assignor. Packed: the members' task lists as they came (the
+/// spec's sets left empty), and the input's own strings of the members' ids; both
+/// `None` for a spec decoded from its JSON text.
 pub struct AssignorInput {
     pub spec: GroupSpec,
-    pub lists: OwnedLists,
-    pub ids: InputIds,
+    pub lists: Option<OwnedLists>,
+    pub ids: Option<InputIds>,
 }
 
 /// The member ids as the input's strings: `strings`, the whole members' ids in input
@@ -579,7 +580,11 @@ pub struct InputIds {
 pub fn spec_with_lists(v: &JsValue) -> Option<AssignorInput> {
     let (spec, input) = spec_and_lists(v, true)?;
     let (lists, ids) = input?;
-    Some(AssignorInput { spec, lists, ids })
+    Some(AssignorInput {
+        spec,
+        lists: Some(lists),
+        ids: Some(ids),
+    })
 }
 
 fn spec_and_lists(v: &JsValue, lists: bool) -> Option<(GroupSpec, Option<(OwnedLists, InputIds)>)> {
