@@ -68,8 +68,10 @@ export async function launch() {
   });
 }
 
-/** Opens the page and waits until it has loaded a scenario; collects page errors. */
-/** `init`: a script run in the page before its own (Playwright's addInitScript). */
+/**
+ * Opens the page and waits until it has loaded a scenario; collects page errors.
+ * `init`: a script run in the page before its own (Playwright's addInitScript).
+ */
 export async function open(browser, url, { colorScheme = "light", width = 1400, height = 1000, init } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, colorScheme, reducedMotion: "reduce" });
   if (init) await context.addInitScript(init);
