@@ -227,6 +227,15 @@ impl<'a> Index<'a> {
         self.members.len()
     }
 
+    /// The stateful subtopologies (only their tasks have standbys), each with its tasks.
+    pub fn stateful_subtopologies(
+        &self,
+    ) -> impl Iterator<Item = (usize, std::ops::Range<u32>)> + '_ {
+        (0..self.subtopologies.len())
+            .filter(|&s| self.subtopologies[s].stateful)
+            .map(|s| (s, self.base[s]..self.base[s + 1]))
+    }
+
     pub fn num_processes(&self) -> usize {
         self.process_ids.len()
     }

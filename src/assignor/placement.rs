@@ -346,8 +346,8 @@ impl<'i, 'a> Placement<'i, 'a> {
         let mut queue: Vec<(u32, u32)> = Vec::new();
         let given_up = self.standbys_given_up();
         let keeps = |t: u32, m: u32| !given_up.contains(t, m);
-        for t in 0..ix.num_tasks {
-            if !ix.task_stateful[t as usize] || self.active_owner[t as usize] == NONE {
+        for t in ix.stateful_subtopologies().flat_map(|(_, tasks)| tasks) {
+            if self.active_owner[t as usize] == NONE {
                 continue;
             }
             let mut placed = self.standbys_of(t);
@@ -396,31 +396,10 @@ impl<'i, 'a> Placement<'i, 'a> {
             return GivenUp::default();
         }
         let n = ix.num_members();
-        // Calls `f(member, task, moved_away)` for every claim.
-        let claims = |f: &mut dyn FnMut(u32, u32, bool)| {
-            for t in 0..ix.num_tasks {
-                let owner = self.active_owner[t as usize];
-                if !ix.task_stateful[t as usize] || owner == NONE {
-                    continue;
-                }
-                let prev = ix.prev_active[t as usize];
-                if prev != NONE && prev != owner && ix.eligible[prev as usize] {
-                    f(prev, t, true);
-                }
-                for c in ix.candidates(t) {
-                    if c.member != owner
-                        && c.member != prev
-                        && (ix.eligible[c.member as usize] || c.held == Held::Standby)
-                    {
-                        f(c.member, t, false);
-                    }
-                }
-            }
-        };
         // Per member: claims it may give up, and claims of tasks that moved away.
         let mut count = vec![0u32; n];
         let mut moved_away = vec![0u64; n];
-        claims(&mut |m, _, away| {
+        self.each_standby_claim(|m, _, away| {
             if away {
                 moved_away[m as usize] += 1;
             } else {
@@ -452,7 +431,7 @@ impl<'i, 'a> Placement<'i, 'a> {
         let mut at = start.clone();
         let mut items = vec![0u32; start[n] as usize];
         let mut out = Vec::new();
-        claims(&mut |m, t, away| {
+        self.each_standby_claim(|m, t, away| {
             let mi = m as usize;
             if over(mi) && away == heavy(mi) {
                 items[at[mi] as usize] = t;
@@ -490,6 +469,34 @@ impl<'i, 'a> Placement<'i, 'a> {
             claims: Pairs::new(out, tasks),
             heavy: (0..n).map(heavy).collect(),
             kept: Pairs::new(kept_by_heavy, tasks),
+        }
+    }
+
+    /// Calls `f(member, task, moved_away)` for every sticky standby claim (see
+    /// `standbys_given_up`), in task order. Generic, not a closure taking `&mut dyn
+    /// FnMut`: in wasm the dynamic call per claim was about a seventh of
+    /// `standbys_given_up` (1 000 x 10 000 with a standby each, after a join).
+    fn each_standby_claim(&self, mut f: impl FnMut(u32, u32, bool)) {
+        let ix = self.ix;
+        for (_, tasks) in ix.stateful_subtopologies() {
+            for t in tasks {
+                let owner = self.active_owner[t as usize];
+                if owner == NONE {
+                    continue;
+                }
+                let prev = ix.prev_active[t as usize];
+                if prev != NONE && prev != owner && ix.eligible[prev as usize] {
+                    f(prev, t, true);
+                }
+                for c in ix.candidates(t) {
+                    if c.member != owner
+                        && c.member != prev
+                        && (ix.eligible[c.member as usize] || c.held == Held::Standby)
+                    {
+                        f(c.member, t, false);
+                    }
+                }
+            }
         }
     }
 
@@ -537,15 +544,14 @@ impl<'i, 'a> Placement<'i, 'a> {
         let mut of: Option<Flat<SpreadStandby>> = None;
         let mut count = vec![0u32; ix.num_members()];
         let mut budget: u64 = 20_000_000;
-        for s in 0..ix.subtopologies.len() {
-            let tasks = ix.base[s]..ix.base[s + 1];
+        for (s, tasks) in ix.stateful_subtopologies() {
             // At most one each: no member can be two above another (the common case,
             // without a pass over the members).
             let mut uneven = false;
-            for h in self.standby_holders_in(tasks.clone()) {
+            self.each_standby(tasks.clone(), |_, h| {
                 count[h as usize] += 1;
                 uneven |= count[h as usize] >= 2;
-            }
+            });
             if uneven {
                 let of = of.get_or_insert_with(|| self.spread_standbys_by_member());
                 loop {
@@ -560,21 +566,16 @@ impl<'i, 'a> Placement<'i, 'a> {
             }
             // Back to zeros: the swaps keep `count` equal to each member's standbys of
             // `s`, so the holders now are all the members counted.
-            for h in self.standby_holders_in(tasks) {
-                count[h as usize] = 0;
-            }
+            self.each_standby(tasks, |_, h| count[h as usize] = 0);
         }
     }
 
     /// Per member, the tasks it holds as standby.
     fn standbys_by_member(&self) -> Vec<Vec<u32>> {
-        let mut of: Vec<Vec<u32>> = vec![Vec::new(); self.ix.num_members()];
-        for t in 0..self.ix.num_tasks {
-            for &h in self.standby_holders(t) {
-                if h != NONE {
-                    of[h as usize].push(t);
-                }
-            }
+        let ix = self.ix;
+        let mut of: Vec<Vec<u32>> = vec![Vec::new(); ix.num_members()];
+        for (_, tasks) in ix.stateful_subtopologies() {
+            self.each_standby(tasks, |t, h| of[h as usize].push(t));
         }
         of
     }
@@ -585,12 +586,8 @@ impl<'i, 'a> Placement<'i, 'a> {
     fn spread_standbys_by_member(&self) -> Flat<SpreadStandby> {
         let ix = self.ix;
         let mut start = vec![0u32; ix.num_members() + 1];
-        for t in 0..ix.num_tasks {
-            for &h in self.standby_holders(t) {
-                if h != NONE {
-                    start[h as usize + 1] += 1;
-                }
-            }
+        for (_, tasks) in ix.stateful_subtopologies() {
+            self.each_standby(tasks, |_, h| start[h as usize + 1] += 1);
         }
         for m in 0..ix.num_members() {
             start[m + 1] += start[m];
@@ -602,15 +599,11 @@ impl<'i, 'a> Placement<'i, 'a> {
             placed: false,
         };
         let mut items = vec![blank; start[ix.num_members()] as usize];
-        let mut s = 0;
-        for t in 0..ix.num_tasks {
-            s = ix.subtopology_of(s, t);
-            for &h in self.standby_holders(t) {
-                if h != NONE {
-                    items[at[h as usize] as usize] = self.spread_standby(t, s, h);
-                    at[h as usize] += 1;
-                }
-            }
+        for (s, tasks) in ix.stateful_subtopologies() {
+            self.each_standby(tasks, |t, h| {
+                items[at[h as usize] as usize] = self.spread_standby(t, s, h);
+                at[h as usize] += 1;
+            });
         }
         Flat::from_parts(start, items)
     }
@@ -628,19 +621,25 @@ impl<'i, 'a> Placement<'i, 'a> {
         }
     }
 
-    /// The members holding standbys of `tasks`, once per standby.
-    fn standby_holders_in(&self, tasks: std::ops::Range<u32>) -> impl Iterator<Item = u32> + '_ {
-        tasks.flat_map(|t| {
-            self.standby_holders(t)
-                .iter()
-                .copied()
-                .filter(|&h| h != NONE)
-        })
-    }
-
-    fn standby_holders(&self, t: u32) -> &[u32] {
-        let base = t as usize * self.slots;
-        &self.holders[base..base + self.replicas]
+    /// Calls `f(task, member)` for each standby of `tasks`, in task order. A plain
+    /// loop over the slots: with an iterator chain per task (and over the stateless
+    /// subtopologies too), `level_standby_spread`'s counting took 59 us in wasm on
+    /// 1 000 x 10 000 with a standby each after a join, 17 us this way.
+    fn each_standby(&self, tasks: std::ops::Range<u32>, mut f: impl FnMut(u32, u32)) {
+        let (lo, hi) = (
+            tasks.start as usize * self.slots,
+            tasks.end as usize * self.slots,
+        );
+        let Some(holders) = self.holders.get(lo..hi) else {
+            return;
+        };
+        for (t, slots) in (tasks.start..).zip(holders.chunks_exact(self.slots)) {
+            for &h in &slots[..self.replicas] {
+                if h != NONE {
+                    f(t, h);
+                }
+            }
+        }
     }
 
     /// An eligible member holding at least two more standbys of subtopology `s` than
