@@ -352,10 +352,7 @@ impl<'i, 'a> Placement<'i, 'a> {
             }
             let mut placed = self.standbys_of(t);
             let prev = ix.prev_active[t as usize];
-            // Most tasks stay with their previous owner, whose process cannot take
-            // the standby (`may_hold_standby` says so too, after more lookups).
             if prev != NONE
-                && prev != self.active_owner[t as usize]
                 && placed < self.replicas
                 && !given_up.moved_away(t, prev)
                 && self.may_hold_standby(t, prev, false, tags)
@@ -421,28 +418,13 @@ impl<'i, 'a> Placement<'i, 'a> {
         // up all its other claims: keeping the first in task order put all its
         // standbys in the first stateful subtopologies.
         let heavy = |m: usize| moved_away[m] > room[m];
-        // Per member, once (not per claim): within its room, over it, or heavy (a heavy
-        // member is over its room too).
-        #[derive(Clone, Copy, PartialEq)]
-        enum Claims {
-            Fit,
-            Over,
-            Heavy,
-        }
-        let state: Vec<Claims> = (0..n)
-            .map(|m| match (over(m), heavy(m)) {
-                (false, _) => Claims::Fit,
-                (true, false) => Claims::Over,
-                (true, true) => Claims::Heavy,
-            })
-            .collect();
         // The claims each member over its room chooses from, by member (a counting sort).
         let mut start = vec![0u32; n + 1];
         for m in 0..n {
-            let listed = match state[m] {
-                Claims::Fit => 0,
-                Claims::Over => count[m],
-                Claims::Heavy => moved_away[m] as u32,
+            let listed = match (over(m), heavy(m)) {
+                (false, _) => 0,
+                (true, false) => count[m],
+                (true, true) => moved_away[m] as u32,
             };
             start[m + 1] = start[m] + listed;
         }
@@ -451,13 +433,11 @@ impl<'i, 'a> Placement<'i, 'a> {
         let mut out = Vec::new();
         self.each_standby_claim(|m, t, away| {
             let mi = m as usize;
-            match (state[mi], away) {
-                (Claims::Over, false) | (Claims::Heavy, true) => {
-                    items[at[mi] as usize] = t;
-                    at[mi] += 1;
-                }
-                (Claims::Heavy, false) => out.push((t, m)),
-                _ => {}
+            if over(mi) && away == heavy(mi) {
+                items[at[mi] as usize] = t;
+                at[mi] += 1;
+            } else if !away && heavy(mi) {
+                out.push((t, m));
             }
         });
         let mut kept = Vec::new();
