@@ -130,24 +130,38 @@ pub(crate) struct Index<'a> {
     candidates: Flat<Candidate>,
 }
 
+/// Subtopologies in id order (the first of each id) and their tasks' numbers:
+/// `base[s]..base[s + 1]`. The index and the packed owned lists number tasks alike.
+pub(crate) fn numbering<T>(
+    mut subtopologies: Vec<T>,
+    id: impl Fn(&T) -> &str,
+    num_tasks: impl Fn(&T) -> u32,
+) -> (Vec<T>, Vec<u32>) {
+    if !subtopologies.is_sorted_by(|a, b| id(a) < id(b)) {
+        subtopologies.sort_by(|a, b| id(a).cmp(id(b)));
+        subtopologies.dedup_by(|a, b| id(a) == id(b));
+    }
+    let mut base = Vec::with_capacity(subtopologies.len() + 1);
+    let mut total: u64 = 0;
+    base.push(0u32);
+    for s in &subtopologies {
+        // Dense indexes are u32: a larger group is cut off rather than overflowing.
+        total = (total + u64::from(num_tasks(s))).min(u64::from(u32::MAX - 1));
+        base.push(total as u32);
+    }
+    (subtopologies, base)
+}
+
 impl<'a> Index<'a> {
     /// `owned`: what the members own, when not in their task sets (the packed lists of
     /// the wasm build's `assign()`).
     pub fn new(spec: &'a GroupSpec, owned: Option<&OwnedLists>) -> Self {
-        let mut subtopologies: Vec<&SubtopologySpec> = spec.subtopologies.iter().collect();
-        if !subtopologies.is_sorted_by(|a, b| a.id < b.id) {
-            subtopologies.sort_by(|a, b| a.id.cmp(&b.id));
-            subtopologies.dedup_by(|a, b| a.id == b.id);
-        }
-        let mut base = Vec::with_capacity(subtopologies.len() + 1);
-        let mut total: u64 = 0;
-        base.push(0u32);
-        for s in &subtopologies {
-            // Dense indexes are u32: a larger group is cut off rather than overflowing.
-            total = (total + u64::from(s.num_tasks)).min(u64::from(u32::MAX - 1));
-            base.push(total as u32);
-        }
-        let num_tasks = total as u32;
+        let (subtopologies, base) = numbering(
+            spec.subtopologies.iter().collect(),
+            |s| s.id.as_str(),
+            |s| s.num_tasks,
+        );
+        let num_tasks = base.last().copied().unwrap_or(0);
         let mut task_stateful = vec![false; num_tasks as usize];
         for (i, s) in subtopologies.iter().enumerate() {
             if s.stateful {
@@ -358,29 +372,8 @@ impl<'a> Index<'a> {
                 let set = [&spec.active, &spec.standby, &spec.warmup][role];
                 self.tasks_into(set, out, ids);
             }
-            Previous::Packed { lists, subtopology } => {
-                let from = out.len();
-                for (id, partitions) in lists.list(self.places[m], role) {
-                    let Some(&s) = subtopology.get(id).filter(|&&s| s != NONE) else {
-                        continue;
-                    };
-                    let (lo, hi) = (self.base[s as usize], self.base[s as usize + 1]);
-                    let valid = |p: i32| u32::try_from(p).is_ok_and(|p| p < hi - lo);
-                    out.extend(
-                        partitions
-                            .iter()
-                            .filter(|&&p| valid(p))
-                            .map(|&p| lo + p as u32),
-                    );
-                }
-                // As given: sorted and distinct unless repeated or out of order.
-                if !out[from..].windows(2).all(|w| w[0] < w[1]) {
-                    out[from..].sort_unstable();
-                    let mut tail = out.split_off(from);
-                    tail.dedup();
-                    out.append(&mut tail);
-                }
-            }
+            // Numbered, sorted and distinct as they were read.
+            Previous::Packed(lists) => out.extend_from_slice(lists.list(self.places[m], role)),
         }
     }
 
@@ -420,6 +413,9 @@ impl<'a> Index<'a> {
     }
 
     fn index_previous(&mut self, owned: Option<&OwnedLists>) {
+        // Lists numbered for another topology than this spec's are not read (the spec's
+        // own sets are).
+        let owned = owned.filter(|lists| lists.base() == self.base.as_slice());
         let n = self.members.len();
         let sum = |f: fn(&MemberSpec) -> usize| self.members.iter().map(|m| f(m)).sum::<usize>();
         let listed = |role: usize, f: fn(&MemberSpec) -> usize| match owned {
@@ -442,14 +438,7 @@ impl<'a> Index<'a> {
         };
         let mut previous = match owned {
             None => Previous::Sets(IdLookup::new(self)),
-            Some(lists) => Previous::Packed {
-                lists,
-                subtopology: lists
-                    .ids()
-                    .iter()
-                    .map(|id| self.find_subtopology(0, id).map_or(NONE, |s| s as u32))
-                    .collect(),
-            },
+            Some(lists) => Previous::Packed(lists),
         };
         for m in 0..n {
             let spec = self.members[m];
@@ -607,12 +596,8 @@ impl<'a> Index<'a> {
 enum Previous<'o> {
     /// The members' task sets.
     Sets(IdLookup),
-    /// Packed lists (by the members' places in the spec), and per id of the lists its
-    /// subtopology (NONE when not in the topology).
-    Packed {
-        lists: &'o OwnedLists,
-        subtopology: Vec<u32>,
-    },
+    /// Packed lists, by the members' places in the spec.
+    Packed(&'o OwnedLists),
 }
 
 /// Finds the subtopologies that task sets name. The sets of one input usually share

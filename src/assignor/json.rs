@@ -45,6 +45,14 @@ pub struct SubtopologyJson {
     pub stateful: bool,
 }
 
+impl SubtopologyJson {
+    /// Its tasks: partitions 0..num_partitions (a negative count is refused when
+    /// decoded).
+    pub fn num_tasks(&self) -> u32 {
+        self.num_partitions.unsigned_abs()
+    }
+}
+
 #[derive(Debug, Default, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[ts(optional_fields = nullable)]
@@ -274,8 +282,8 @@ impl GroupSpecJson {
             .subtopologies
             .into_iter()
             .map(|s| SubtopologySpec {
+                num_tasks: s.num_tasks(),
                 id: s.subtopology_id,
-                num_tasks: s.num_partitions.unsigned_abs(),
                 stateful: s.stateful,
             })
             .collect();

@@ -1,49 +1,95 @@
-//! What the members own, as the wasm build's packed lists carry it: the index reads the
-//! lists straight into its task numbers, without a task set per member and role
-//! (building those and reading them back was about a seventh of `assign()` on 1 000 x
-//! 10 000 after a leave; BENCHMARKS.md, 2026-12-05 session 19).
+//! What the members own, as the wasm build's packed lists carry it: each list read once,
+//! as it is checked, straight into the index's task numbers, without a task set per
+//! member and role (building those and reading them back was about a seventh of
+//! `assign()` on 1 000 x 10 000 after a leave; BENCHMARKS.md, 2026-12-05 session 19),
+//! and without a second walk over the packed entries in the index (BENCHMARKS.md,
+//! 2026-12-06 session 22).
 
 use super::dense::ROLES;
+use super::index::{numbering, NONE};
 
-/// Per member and role, its list in the packed layout: an entry count (-1 for none),
-/// then per entry a subtopology id's index in `ids`, a partition count and the
-/// partitions. Entries as given: unsorted or repeated entries, unknown ids and
-/// partitions out of range are the index's to sort and drop, as with task sets.
+/// Per member and role, its valid owned tasks as the index numbers them, sorted and
+/// distinct. Entries may come as given: unsorted or repeated entries, unknown ids and
+/// partitions out of range are dropped or sorted here, as the index does with task sets.
 pub struct OwnedLists {
-    /// The ids the entries name.
-    ids: Vec<String>,
-    ints: Vec<i32>,
-    /// Per list (row, role), where it starts in `ints`.
-    lists: Vec<u32>,
-    /// Partitions listed per role.
+    /// The task numbering the lists are in (`Index::base`).
+    base: Vec<u32>,
+    /// Per id of the packed lists: its subtopology's first task and task count
+    /// (`NONE` first: not in the topology).
+    ranges: Vec<(u32, u32)>,
+    tasks: Vec<u32>,
+    /// Per list (row, role), where it ends in `tasks` (it starts where the one before
+    /// ends).
+    ends: Vec<u32>,
+    /// Tasks listed per role.
     listed: [usize; ROLES],
     /// Per member of the spec (sorted by id), its row: the place its lists were given.
     rows: Vec<u32>,
 }
 
 impl OwnedLists {
-    pub fn new(ids: Vec<String>, members: usize) -> Self {
+    /// `ids`: the ids the packed entries name (by index); `subtopologies`: the spec's,
+    /// as (id, task count), in any order.
+    pub fn new<'s>(
+        ids: &[&str],
+        subtopologies: impl IntoIterator<Item = (&'s str, u32)>,
+        members: usize,
+    ) -> Self {
+        let (sorted, base) = numbering(subtopologies.into_iter().collect(), |s| s.0, |s| s.1);
+        let ranges = ids
+            .iter()
+            .map(|id| match sorted.binary_search_by(|s| s.0.cmp(id)) {
+                Ok(s) => (base[s], base[s + 1] - base[s]),
+                Err(_) => (NONE, 0),
+            })
+            .collect();
         OwnedLists {
-            ids,
-            ints: Vec::new(),
-            lists: Vec::with_capacity(ROLES * members),
+            base,
+            ranges,
+            tasks: Vec::new(),
+            ends: Vec::with_capacity(ROLES * members),
             listed: [0; ROLES],
             rows: Vec::new(),
         }
     }
 
-    /// The next list (rows in order, each's active, standby and warm-up list): where
-    /// it starts in the ints, and how many partitions it has.
-    pub fn push_list(&mut self, at: usize, partitions: usize) {
-        if let Some(listed) = self.listed.get_mut(self.lists.len() % ROLES) {
-            *listed += partitions;
-        }
-        self.lists.push(at as u32);
+    /// Room for `tasks` more tasks (the packed lists' partition count bounds them).
+    pub fn reserve(&mut self, tasks: usize) {
+        self.tasks.reserve(tasks);
     }
 
-    /// The ints the lists are in (after the last `push_list`).
-    pub fn set_ints(&mut self, ints: Vec<i32>) {
-        self.ints = ints;
+    /// One entry of the list being read: id `id`'s valid partitions.
+    pub fn push_entry(&mut self, id: usize, partitions: &[i32]) {
+        let Some(&(lo, n)) = self.ranges.get(id) else {
+            return;
+        };
+        if lo == NONE {
+            return;
+        }
+        for &p in partitions {
+            if let Ok(p) = u32::try_from(p) {
+                if p < n {
+                    self.tasks.push(lo + p);
+                }
+            }
+        }
+    }
+
+    /// Closes the list being read (rows in order, each's active, standby and warm-up
+    /// list): its tasks sorted and distinct unless they came so.
+    pub fn close_list(&mut self) {
+        let from = self.ends.last().map_or(0, |&e| e as usize);
+        let list = self.tasks.get_mut(from..).unwrap_or_default();
+        if !list.windows(2).all(|w| w[0] < w[1]) {
+            list.sort_unstable();
+            let mut tail = self.tasks.split_off(from);
+            tail.dedup();
+            self.tasks.append(&mut tail);
+        }
+        if let Some(listed) = self.listed.get_mut(self.ends.len() % ROLES) {
+            *listed += self.tasks.len() - from;
+        }
+        self.ends.push(self.tasks.len() as u32);
     }
 
     /// Per member of the spec (sorted by id), the row its lists were pushed as.
@@ -51,30 +97,29 @@ impl OwnedLists {
         self.rows = rows.into_iter().map(|r| r as u32).collect();
     }
 
-    pub(crate) fn ids(&self) -> &[String] {
-        &self.ids
+    /// The task numbering the lists are in.
+    pub(crate) fn base(&self) -> &[u32] {
+        &self.base
     }
 
-    /// Partitions in the lists of `role` (an upper bound of the tasks they name).
+    /// Tasks in the lists of `role`.
     pub(crate) fn num_listed(&self, role: usize) -> usize {
         self.listed.get(role).copied().unwrap_or(0)
     }
 
-    /// Spec member `m`'s list of `role`: (id index, partitions) per entry; empty for
-    /// anything out of shape.
-    pub(crate) fn list(&self, m: usize, role: usize) -> impl Iterator<Item = (usize, &[i32])> {
-        let at = self
-            .rows
-            .get(m)
-            .and_then(|&r| self.lists.get(ROLES * r as usize + role))
-            .map_or(usize::MAX, |&at| at as usize);
-        let count = self.ints.get(at).map_or(0, |&n| n.max(0) as usize);
-        let mut next = at.saturating_add(1);
-        (0..count).map_while(move |_| {
-            let (&id, &n) = (self.ints.get(next)?, self.ints.get(next + 1)?);
-            let from = next + 2;
-            next = from.checked_add(usize::try_from(n).ok()?)?;
-            Some((usize::try_from(id).ok()?, self.ints.get(from..next)?))
-        })
+    /// Spec member `m`'s tasks of `role`, sorted and distinct; empty for anything out
+    /// of shape.
+    pub(crate) fn list(&self, m: usize, role: usize) -> &[u32] {
+        let Some(i) = self.rows.get(m).map(|&r| ROLES * r as usize + role) else {
+            return &[];
+        };
+        let from = match i.checked_sub(1) {
+            Some(before) => self.ends.get(before).copied(),
+            None => Some(0),
+        };
+        match (from, self.ends.get(i)) {
+            (Some(from), Some(&to)) => self.tasks.get(from as usize..to as usize).unwrap_or(&[]),
+            _ => &[],
+        }
     }
 }

@@ -404,11 +404,10 @@ fn member_owned<'i>(
     let mut sets: [TaskSet; 3] = Default::default();
     for set in &mut sets {
         match lists.as_deref_mut() {
-            // Only checked and counted here: the index reads the lists in place.
+            // Checked and numbered as the index numbers tasks, in one read.
             Some(lists) => {
-                let (at, mut listed) = (reader.position(), 0);
-                reader.each_task(|_, partitions| listed += partitions.len())?;
-                lists.push_list(at, listed);
+                reader.each_task(|id, partitions| lists.push_entry(id, partitions))?;
+                lists.close_list();
             }
             None => {
                 if reader.task_list(tasks)? {
@@ -467,21 +466,26 @@ fn offset_map(
 
 /// The packed lists of `members` members, in order; `text_bytes`: the length of the
 /// JSON text that comes with them. `whole`: spec members, whose flags it collects.
-/// `lists`: their task lists as `OwnedLists` (the sets left empty), else as sets.
+/// `lists`: the spec's subtopologies (id, task count), for the task lists as
+/// `OwnedLists` (the sets left empty); without, the lists become sets.
 fn owned_lists(
     parts: &Parts,
     members: usize,
     text_bytes: usize,
     mut whole: Option<&mut Vec<bool>>,
-    lists: bool,
+    lists: Option<Vec<(&str, u32)>>,
 ) -> Option<(Vec<Owned>, Option<OwnedLists>)> {
     let ids = PackedIds::parse(&parts.ids)?;
     let (shared, ranks) = shared_ids(&ids)?;
     let budget = MAX_INPUT_BYTES.checked_sub(text_bytes)?;
     let mut reader = PackedReader::new(&ids, &parts.ints, &parts.offsets, budget);
     let (mut tasks, mut offsets) = (Vec::new(), Vec::new());
-    let mut lists =
-        lists.then(|| OwnedLists::new(ids.names.iter().map(|&n| n.to_owned()).collect(), members));
+    let mut lists = lists.map(|subtopologies| {
+        let mut lists = OwnedLists::new(&ids.names, subtopologies, members);
+        // The ints bound the tasks they list.
+        lists.reserve(parts.ints.len());
+        lists
+    });
     let ids = (shared.as_slice(), ranks.as_slice());
     // Sized first: collected through `Option` it grew by doubling, moving every entry.
     let mut owned = Vec::with_capacity(members);
@@ -591,13 +595,20 @@ fn spec_and_lists(v: &JsValue, lists: bool) -> Option<(GroupSpec, Option<(OwnedL
     if !v.is_object() {
         return None;
     }
-    let mut parts = parts(pack_spec(v))?;
+    let parts = parts(pack_spec(v))?;
     let mut spec: GroupSpecJson = try_decode_str(&parts.text)?;
     let whole = WholeMembers::parse(&parts)?;
     let members = spec.members.len().checked_add(whole.len())?;
     let mut flags = Vec::with_capacity(members);
     let text_bytes = parts.text.len().checked_add(whole.json_len())?;
-    let (mut owned, lists) = owned_lists(&parts, members, text_bytes, Some(&mut flags), lists)?;
+    let subtopologies = lists.then(|| {
+        spec.subtopologies
+            .iter()
+            .map(|s| (s.subtopology_id.as_str(), s.num_tasks()))
+            .collect()
+    });
+    let (mut owned, lists) =
+        owned_lists(&parts, members, text_bytes, Some(&mut flags), subtopologies)?;
     // The text's members follow their rules here; the whole ones have none but a
     // unique id, checked on the sorted spec.
     spec.validate().ok()?;
@@ -629,7 +640,6 @@ fn spec_and_lists(v: &JsValue, lists: bool) -> Option<(GroupSpec, Option<(OwnedL
         .iter()
         .map(|&row| ordinal.get(row).copied().unwrap_or(u32::MAX))
         .collect();
-    lists.set_ints(std::mem::take(&mut parts.ints));
     lists.set_rows(places);
     let ids = InputIds {
         strings: parts.whole_ids,
@@ -655,7 +665,7 @@ pub fn assignment(v: &JsValue) -> Option<GroupAssignment> {
     // The result's JSON text is this text with `{"members":{` and `}}` around it, and
     // each id and a colon in front of its member.
     let keys = ids.len() + member_ids.json_len();
-    let (owned, _) = owned_lists(&parts, ids.len(), parts.text.len() + 11 + keys, None, false)?;
+    let (owned, _) = owned_lists(&parts, ids.len(), parts.text.len() + 11 + keys, None, None)?;
     let mut members: Vec<(String, MemberAssignment)> = ids
         .iter()
         .zip(owned)

@@ -315,19 +315,20 @@ fn as_lists(spec: &GroupSpec, scramble: bool) -> (GroupSpec, OwnedLists) {
             entries
         }));
     }
-    // The packed layout: per list its entry count, per entry id, count, partitions.
+    // Each list's entries read in order, as the binding reads the packed layout.
     let n = rows.len();
-    let mut lists = OwnedLists::new(ids, n);
-    let mut ints: Vec<i32> = Vec::new();
+    let names: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let subtopologies = spec
+        .subtopologies
+        .iter()
+        .map(|s| (s.id.as_str(), s.num_tasks));
+    let mut lists = OwnedLists::new(&names, subtopologies, n);
     for list in rows.iter().flatten() {
-        lists.push_list(ints.len(), list.iter().map(|(_, ps)| ps.len()).sum());
-        ints.push(list.len() as i32);
         for (id, ps) in list {
-            ints.extend([*id as i32, ps.len() as i32]);
-            ints.extend(ps);
+            lists.push_entry(*id, ps);
         }
+        lists.close_list();
     }
-    lists.set_ints(ints);
     lists.set_rows((0..n).rev());
     let mut bare = spec.clone();
     for m in &mut bare.members {
@@ -349,6 +350,19 @@ proptest! {
         for name in BOTH {
             let a = by_name(name).expect("known assignor");
             prop_assert_eq!(a.assign_dense(&bare, Some(&lists), &cfg).into_assignment(), a.assign(&spec, &cfg));
+        }
+    }
+
+    /// Lists numbered for another topology are not read: the spec's own sets are.
+    #[test]
+    fn owned_lists_of_another_topology_are_not_read(spec in arb_group(true), cfg in arb_config()) {
+        let mut other = spec.clone();
+        // Sorted first ("s0".. after it): every task of the spec numbered 3 higher.
+        other.subtopologies.insert(0, SubtopologySpec { id: "a".to_owned(), num_tasks: 3, stateful: true });
+        let (_, lists) = as_lists(&other, false);
+        for name in BOTH {
+            let a = by_name(name).expect("known assignor");
+            prop_assert_eq!(a.assign_dense(&spec, Some(&lists), &cfg).into_assignment(), a.assign(&spec, &cfg));
         }
     }
 }
