@@ -159,12 +159,32 @@ fn offsets(list: Vec<TaskOffset>) -> BTreeMap<TaskId, i64> {
 
 /// What a member owns, made apart from its JSON (the binding's packed lists become
 /// sets and maps without a `TaskList` or a `TaskOffset`, src/wasm/packed.rs).
+/// Boxed, and only when there is something: a packed spec's members own nothing here
+/// (their lists go to the assignor as they are), and per member of 10 000 its sets and
+/// maps took about 200 bytes to write, move and drop.
 #[derive(Default)]
 pub struct Owned {
-    /// Active, standby, warm-up.
-    pub sets: [TaskSet; 3],
+    /// Active, standby, warm-up; `None`: all three empty.
+    sets: Option<Box<[TaskSet; 3]>>,
     /// Task offsets and end offsets; `None`: the member's own (from its JSON).
-    pub offsets: Option<[BTreeMap<TaskId, i64>; 2]>,
+    offsets: Option<Box<[BTreeMap<TaskId, i64>; 2]>>,
+}
+
+impl Owned {
+    pub fn new(sets: [TaskSet; 3], offsets: Option<[BTreeMap<TaskId, i64>; 2]>) -> Self {
+        Owned {
+            sets: (!sets.iter().all(TaskSet::is_empty)).then(|| Box::new(sets)),
+            offsets: offsets.map(Box::new),
+        }
+    }
+
+    /// Active, standby and warm-up, and the offsets if given apart.
+    pub fn into_parts(self) -> ([TaskSet; 3], Option<[BTreeMap<TaskId, i64>; 2]>) {
+        (
+            self.sets.map(|s| *s).unwrap_or_default(),
+            self.offsets.map(|o| *o),
+        )
+    }
 }
 
 /// A spec member as the binding's packed input carries it (src/wasm/packed.rs): its
@@ -192,10 +212,7 @@ impl SpecMember for MemberJson {
     }
 
     fn into_member(self, owned: Owned, epoch: i32) -> MemberSpec {
-        let Owned {
-            sets: [active, standby, warmup],
-            offsets: reported,
-        } = owned;
+        let ([active, standby, warmup], reported) = owned.into_parts();
         let [task_offsets, task_end_offsets] = reported
             .unwrap_or_else(|| [offsets(self.task_offsets), offsets(self.task_end_offsets)]);
         MemberSpec {
@@ -232,10 +249,7 @@ impl SpecMember for MemberIn<'_> {
                 member_id,
                 process_id,
             } => {
-                let Owned {
-                    sets: [active, standby, warmup],
-                    offsets,
-                } = owned;
+                let ([active, standby, warmup], offsets) = owned.into_parts();
                 let [task_offsets, task_end_offsets] = offsets.unwrap_or_default();
                 MemberSpec {
                     member_id: member_id.to_owned(),
@@ -260,10 +274,10 @@ impl GroupSpecJson {
     pub fn into_spec(mut self) -> GroupSpec {
         let mut ids = SharedIds::default();
         let members = std::mem::take(&mut self.members);
-        self.into_spec_from(members, |_, m| Owned {
-            sets: [&m.active_tasks, &m.standby_tasks, &m.warmup_tasks]
-                .map(|l| TaskSet::from_task_list(l, &mut ids)),
-            offsets: None,
+        self.into_spec_from(members, |_, m| {
+            let sets = [&m.active_tasks, &m.standby_tasks, &m.warmup_tasks]
+                .map(|l| TaskSet::from_task_list(l, &mut ids));
+            Owned::new(sets, None)
         })
         .0
     }

@@ -422,11 +422,8 @@ fn member_owned<'i>(
         given |= reader.offset_list(offsets)?;
         *map = offset_map(offsets, shared, ranks)?;
     }
-    Some(Owned {
-        sets,
-        // Neither list given: the member's JSON has none either.
-        offsets: given.then_some(maps),
-    })
+    // Neither offset list given: the member's JSON has none either.
+    Some(Owned::new(sets, given.then_some(maps)))
 }
 
 /// A member's offsets as a map; `None` when a task comes twice (the JSON text's error
@@ -670,13 +667,13 @@ pub fn assignment(v: &JsValue) -> Option<GroupAssignment> {
         .iter()
         .zip(owned)
         .map(|(&id, owned)| {
-            let [active, standby, warmup] = owned.sets;
+            let ([active, standby, warmup], offsets) = owned.into_parts();
             let member = MemberAssignment {
                 active,
                 standby,
                 warmup,
             };
-            owned.offsets.is_none().then(|| (id.to_owned(), member))
+            offsets.is_none().then(|| (id.to_owned(), member))
         })
         .collect::<Option<_>>()?;
     members.sort_unstable_by(|a, b| a.0.cmp(&b.0));
