@@ -6,7 +6,7 @@
 //! 2026-12-06 session 22).
 
 use super::dense::ROLES;
-use super::index::{numbering, NONE};
+use super::index::numbering;
 
 /// Per member and role, its valid owned tasks as the index numbers them, sorted and
 /// distinct. Entries may come as given: unsorted or repeated entries, unknown ids and
@@ -14,13 +14,12 @@ use super::index::{numbering, NONE};
 pub struct OwnedLists {
     /// The task numbering the lists are in (`Index::base`).
     base: Vec<u32>,
-    /// Per id of the packed lists: its subtopology's first task and task count
-    /// (`NONE` first: not in the topology).
+    /// Per id of the packed lists: its subtopology's first task and task count (no
+    /// tasks for an id not in the topology: none of its partitions is valid).
     ranges: Vec<(u32, u32)>,
     tasks: Vec<u32>,
-    /// Per list (row, role), where it ends in `tasks` (it starts where the one before
-    /// ends).
-    ends: Vec<u32>,
+    /// List `i` (row, role) is `tasks[bounds[i]..bounds[i + 1]]`.
+    bounds: Vec<u32>,
     /// Tasks listed per role.
     listed: [usize; ROLES],
     /// Per member of the spec (sorted by id), its row: the place its lists were given.
@@ -40,14 +39,18 @@ impl OwnedLists {
             .iter()
             .map(|id| match sorted.binary_search_by(|s| s.0.cmp(id)) {
                 Ok(s) => (base[s], base[s + 1] - base[s]),
-                Err(_) => (NONE, 0),
+                Err(_) => (0, 0),
             })
             .collect();
         OwnedLists {
             base,
             ranges,
             tasks: Vec::new(),
-            ends: Vec::with_capacity(ROLES * members),
+            bounds: {
+                let mut bounds = Vec::with_capacity(ROLES * members + 1);
+                bounds.push(0);
+                bounds
+            },
             listed: [0; ROLES],
             rows: Vec::new(),
         }
@@ -63,9 +66,6 @@ impl OwnedLists {
         let Some(&(lo, n)) = self.ranges.get(id) else {
             return;
         };
-        if lo == NONE {
-            return;
-        }
         for &p in partitions {
             if let Ok(p) = u32::try_from(p) {
                 if p < n {
@@ -78,7 +78,7 @@ impl OwnedLists {
     /// Closes the list being read (rows in order, each's active, standby and warm-up
     /// list): its tasks sorted and distinct unless they came so.
     pub fn close_list(&mut self) {
-        let from = self.ends.last().map_or(0, |&e| e as usize);
+        let from = self.bounds.last().map_or(0, |&b| b as usize);
         let list = self.tasks.get_mut(from..).unwrap_or_default();
         if !list.windows(2).all(|w| w[0] < w[1]) {
             list.sort_unstable();
@@ -86,10 +86,10 @@ impl OwnedLists {
             tail.dedup();
             self.tasks.append(&mut tail);
         }
-        if let Some(listed) = self.listed.get_mut(self.ends.len() % ROLES) {
+        if let Some(listed) = self.listed.get_mut((self.bounds.len() - 1) % ROLES) {
             *listed += self.tasks.len() - from;
         }
-        self.ends.push(self.tasks.len() as u32);
+        self.bounds.push(self.tasks.len() as u32);
     }
 
     /// Per member of the spec (sorted by id), the row its lists were pushed as.
@@ -113,12 +113,8 @@ impl OwnedLists {
         let Some(i) = self.rows.get(m).map(|&r| ROLES * r as usize + role) else {
             return &[];
         };
-        let from = match i.checked_sub(1) {
-            Some(before) => self.ends.get(before).copied(),
-            None => Some(0),
-        };
-        match (from, self.ends.get(i)) {
-            (Some(from), Some(&to)) => self.tasks.get(from as usize..to as usize).unwrap_or(&[]),
+        match (self.bounds.get(i), self.bounds.get(i + 1)) {
+            (Some(&from), Some(&to)) => self.tasks.get(from as usize..to as usize).unwrap_or(&[]),
             _ => &[],
         }
     }
