@@ -24,6 +24,8 @@
 //   assignment  what is left of assign(): the assignment itself in wasm
 //   out         the result: its flat buffer and the result object built from it in JS
 //               (AssignIoFloor.run, decode and a result computed once, less decode)
+//   GC per call the collector's pauses during the timed calls of assign(), over their
+//               number (mean; with --kafka, Kafka's too: its JVM's collectors' time)
 // and the quality figures of the output (assignmentQuality with the config) beside
 // Kafka's on the same case (INPUTS.md's figures; --kafka below reproduces them).
 // Each case is timed in a Node process of its own, as Kafka's harness runs each case in
@@ -57,7 +59,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildKafka, runKafka } from "./kafka/run.mjs";
-import { time, timeBoth } from "./timing.mjs";
+import { time, timeBoth, timeWithGc } from "./timing.mjs";
 
 const require = createRequire(import.meta.url);
 const pkg = require("../pkg/node.cjs");
@@ -145,7 +147,12 @@ function kafka(c) {
 function kafkaMeasured(c) {
   const r = runKafka(KAFKA_BUILD, c);
   const { spec, config } = group("sticky", c, () => r.first);
-  return { ms: r.medianMs, min: r.minMs, ...figures(assignmentQuality(spec, r.result, config)) };
+  return {
+    ms: r.medianMs,
+    min: r.minMs,
+    gcPerCall: r.gcMs / r.runs,
+    ...figures(assignmentQuality(spec, r.result, config)),
+  };
 }
 
 /** The quality figures of the table, from assignmentQuality's answer (the shape of
@@ -353,12 +360,18 @@ const f = (x) => (x === null || Number.isNaN(x) ? "-" : x < 1 ? x.toFixed(3) : x
 const mm = ([mean, max]) => `${mean.toFixed(2)} / ${max}`;
 const landing = ([landed, total]) => (total === 0 ? "-" : `${landed} of ${total}`);
 
-/** assign()'s median and minimum on the case, and where its time goes. */
-function measured(assignor, spec, config) {
-  return { t: time(() => assign(assignor, spec, config)), s: split(assignor, spec, config) };
+/** assign()'s median and minimum on the case, the collector's pauses per call, and
+ * where its time goes. Timed for 5 s (at most 2 000 calls), as Kafka's harness times
+ * its own: the host runs at two speeds that change every second or so (BENCHMARKS.md,
+ * session 23), and a shorter window than Kafka's takes a less even share of each. */
+async function measured(assignor, spec, config) {
+  return { t: await timeWithGc(() => assign(assignor, spec, config), 5000), s: split(assignor, spec, config) };
 }
 
-const unmeasured = { t: { median: NaN, min: NaN }, s: { jsIn: NaN, wasmIn: NaN, out: NaN, floor: NaN } };
+const unmeasured = {
+  t: { median: NaN, min: NaN, gcPerCall: NaN },
+  s: { jsIn: NaN, wasmIn: NaN, out: NaN, floor: NaN },
+};
 
 /** `measured` in a Node process of its own (this script with --measure NAME), or in
  * PROCESSES of them: then the median of their medians, and the least of the rest. */
@@ -373,10 +386,10 @@ function inOwnProcess(name) {
       }),
     ),
   );
-  const medians = runs.map((r) => r.t.median).sort((a, b) => a - b);
+  const middle = (get) => runs.map(get).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
   const least = (get) => Math.min(...runs.map(get));
   return {
-    t: { median: medians[Math.floor(medians.length / 2)], min: least((r) => r.t.min) },
+    t: { median: middle((r) => r.t.median), min: least((r) => r.t.min), gcPerCall: middle((r) => r.t.gcPerCall) },
     s: {
       jsIn: least((r) => r.s.jsIn),
       wasmIn: least((r) => r.s.wasmIn),
@@ -390,7 +403,7 @@ if (MEASURE !== null) {
   const one = [...cases()].find((x) => x.name === MEASURE);
   if (!one) throw new Error(`--measure: no case ${MEASURE}`);
   const { spec, config } = group(one.assignor, one.c);
-  process.stdout.write(JSON.stringify(measured(one.assignor, spec, config)));
+  process.stdout.write(JSON.stringify(await measured(one.assignor, spec, config)));
   process.exit(0);
 }
 
@@ -416,15 +429,19 @@ console.log(
       : "Ours: each case timed in a Node process of its own",
 );
 console.log(
-  "| case | median ms | min ms | Kafka ms (median / min) | Kafka / ours (median; min) | JS in | decode | assignment | out | spread (Kafka) | standby spread (Kafka) | moved / minimum (Kafka) | fan-out mean (Kafka) | warm landing (Kafka) | unfilled (Kafka) |",
+  "| case | median ms | min ms | Kafka ms (median / min) | Kafka / ours (median; min) | JS in | decode | assignment | out | GC per call (Kafka) | spread (Kafka) | standby spread (Kafka) | moved / minimum (Kafka) | fan-out mean (Kafka) | warm landing (Kafka) | unfilled (Kafka) |",
 );
-console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
 for (const { assignor, c, name } of cases()) {
   const { spec, config } = group(assignor, c);
   const result = assign(assignor, spec, config);
   const ours = figures(assignmentQuality(spec, result, config));
   const k = kafka(c);
-  const { t, s } = QUALITY_ONLY ? unmeasured : SAME_PROCESS ? measured(assignor, spec, config) : inOwnProcess(name);
+  const { t, s } = QUALITY_ONLY
+    ? unmeasured
+    : SAME_PROCESS
+      ? await measured(assignor, spec, config)
+      : inOwnProcess(name);
   // Ours, and Kafka's in brackets where it has that figure.
   const cell = (key, fmt) => (k?.[key] === undefined ? fmt(ours[key]) : `${fmt(ours[key])} (${fmt(k[key])})`);
   console.log(
@@ -439,6 +456,7 @@ for (const { assignor, c, name } of cases()) {
       f(s.wasmIn),
       f(Math.max(0, t.min - s.floor)),
       f(s.out),
+      k?.gcPerCall === undefined ? f(t.gcPerCall) : `${f(t.gcPerCall)} (${f(k.gcPerCall)})`,
       cell("spread", mm),
       cell("standbySpread", mm),
       cell("moved", ([moved, minimum]) => `${moved} / ${minimum}`),

@@ -1,5 +1,5 @@
 // Timing shared by the benchmarks of the wasm build under Node.
-import { performance } from "node:perf_hooks";
+import { PerformanceObserver, performance } from "node:perf_hooks";
 import v8 from "node:v8";
 import vm from "node:vm";
 
@@ -8,23 +8,48 @@ import vm from "node:vm";
 v8.setFlagsFromString("--expose-gc");
 const collect = vm.runInNewContext("gc");
 
+// The last call's result: each is held until the next call's replaces it, as Kafka's
+// harness holds its `result` (bench/kafka/KafkaAssign.java) and the native benchmark its
+// own; a caller keeps what it asked for (the coordinator keeps its target assignment).
+let _held;
+
 /** Median and minimum of `fn`, measured as Kafka's harness measures its own: from a
- * collected heap, after a warm-up (at least 10 runs or 1 s), up to 2 000 runs. With a
- * 200 ms warm-up and 500 runs (before 2026-12-02 evening) the median of a 0.2 ms case
- * was that of a 0.1 s window: 0.35 ms in one run, 0.21 in the next. */
+ * collected heap, after a warm-up (at least 10 runs or 1 s), up to 2 000 runs, each
+ * result held until the next. With a 200 ms warm-up and 500 runs (before 2026-12-02
+ * evening) the median of a 0.2 ms case was that of a 0.1 s window: 0.35 ms in one run,
+ * 0.21 in the next. */
 export function time(fn, budgetMs = 1500) {
   collect();
   const warm = performance.now();
-  for (let i = 0; i < 10 || performance.now() - warm < 1000; i++) fn();
+  for (let i = 0; i < 10 || performance.now() - warm < 1000; i++) _held = fn();
   const samples = [];
   const start = performance.now();
   while (samples.length < 5 || (performance.now() - start < budgetMs && samples.length < 2000)) {
     const t = performance.now();
-    fn();
+    _held = fn();
     samples.push(performance.now() - t);
   }
+  const end = performance.now();
+  _held = undefined;
   samples.sort((a, b) => a - b);
-  return { median: samples[Math.floor(samples.length / 2)], min: samples[0] };
+  return { median: samples[Math.floor(samples.length / 2)], min: samples[0], runs: samples.length, start, end };
+}
+
+/** `time`, and the collector's pauses during the timed runs: `gcPerCall`, their total
+ * over the number of runs (ms). A median leaves out the calls a scavenge lands in when
+ * they are few, and holds it when most calls have one (a result larger than the young
+ * generation): this says which. Node reports the pauses as performance entries after
+ * the fact, hence async. */
+export async function timeWithGc(fn, budgetMs) {
+  const pauses = [];
+  const observer = new PerformanceObserver((list) => pauses.push(...list.getEntries()));
+  observer.observe({ entryTypes: ["gc"] });
+  const t = time(fn, budgetMs);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  observer.disconnect();
+  let gc = 0;
+  for (const e of pauses) if (e.startTime >= t.start && e.startTime < t.end) gc += e.duration;
+  return { median: t.median, min: t.min, runs: t.runs, gcPerCall: gc / t.runs };
 }
 
 /** Two calls (two builds on one input), in turn for about `budgetMs`: the median, p25,
@@ -41,10 +66,11 @@ export function timeBoth(fnA, fnB, budgetMs = 3000) {
     // Alternate which goes first, so that neither always runs after the other's garbage.
     for (const [fn, into] of r % 2 === 0 ? both : [...both].reverse()) {
       const t = performance.now();
-      fn();
+      _held = fn();
       if (r >= 10) into.push(performance.now() - t);
     }
   }
+  _held = undefined;
   const at = (s, q) => s[Math.floor(q * (s.length - 1))];
   return [a, b].map((s) => {
     s.sort((x, y) => x - y);

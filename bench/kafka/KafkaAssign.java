@@ -6,6 +6,8 @@ import org.apache.kafka.coordinator.group.streams.assignor.GroupSpecImpl;
 import org.apache.kafka.coordinator.group.streams.assignor.MemberMetadataAndStateImpl;
 import org.apache.kafka.coordinator.group.streams.assignor.StickyTaskAssignor;
 
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -25,9 +27,10 @@ import java.util.TreeSet;
  *   java KafkaAssign MEMBERS SUBTOPOLOGIES PARTITIONS STANDBYS KIND [WARMUP_MS MEASURE_MS]
  *
  * Prints one line of JSON: the median and minimum of the timed assign() (after a warm-up,
- * as a warm broker runs it), the number of timed runs, the previous assignment the timed run
- * started from (null for initial) and the timed run's output, in the shape of our package's
- * assign() result, so that bench/assignors.mjs computes the same quality figures on both.
+ * as a warm broker runs it), the number of timed runs, the collectors' time during them, the
+ * previous assignment the timed run started from (null for initial) and the timed run's
+ * output, in the shape of our package's assign() result, so that bench/assignors.mjs
+ * computes the same quality figures on both.
  * K = 1 (one member per process), no reported offsets, no racks, as INPUTS.md's Kafka column.
  */
 public final class KafkaAssign {
@@ -126,18 +129,21 @@ public final class KafkaAssign {
         long warmEnd = System.nanoTime() + warmupMs * 1_000_000;
         for (int r = 0; r < 10 || System.nanoTime() < warmEnd; r++) result = assignor.assign(spec, topology);
         List<Double> samples = new ArrayList<>();
+        long gcBefore = gcMillis();
         long end = System.nanoTime() + measureMs * 1_000_000;
         while (samples.size() < 10 || (System.nanoTime() < end && samples.size() < 2000)) {
             long t = System.nanoTime();
             result = assignor.assign(spec, topology);
             samples.add((System.nanoTime() - t) / 1e6);
         }
+        long gcMs = gcMillis() - gcBefore;
         Collections.sort(samples);
 
         StringBuilder out = new StringBuilder();
         out.append("{\"medianMs\":").append(samples.get(samples.size() / 2))
             .append(",\"minMs\":").append(samples.get(0))
             .append(",\"runs\":").append(samples.size())
+            .append(",\"gcMs\":").append(gcMs)
             .append(",\"java\":\"").append(System.getProperty("java.version")).append('"')
             .append(",\"first\":");
         assignment(out, first);
@@ -145,6 +151,16 @@ public final class KafkaAssign {
         assignment(out, result);
         out.append('}');
         System.out.println(out);
+    }
+
+    /** The collectors' accumulated time (ms), young and old generation: the JVM's side of
+     * the "GC per call" column. */
+    private static long gcMillis() {
+        long ms = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            ms += Math.max(0, gc.getCollectionTime());
+        }
+        return ms;
     }
 
     /** `{ "members": { id: { activeTasks, standbyTasks, warmupTasks } } }`, sorted; ids need no escapes. */

@@ -90,7 +90,7 @@ export function buildKafka(dir) {
   return { classes, commit, java };
 }
 
-/** One case on Kafka's assignor: { medianMs, minMs, runs, first, result }. */
+/** One case on Kafka's assignor: { medianMs, minMs, runs, gcMs (the collectors' time over the timed runs), first, result }. */
 // The JVM runs with its default flags, as Kafka's own JMH benchmark (INPUTS.md) does:
 // on this VM no heap or collector setting was faster on every case (tried: fixed 4-8 GB
 // heaps, ParallelGC, a large young generation, pre-touched heap).
