@@ -362,7 +362,7 @@ const landing = ([landed, total]) => (total === 0 ? "-" : `${landed} of ${total}
 
 /** assign()'s median and minimum on the case, the collector's pauses per call, and
  * where its time goes. Timed for 5 s (at most 2 000 calls), as Kafka's harness times
- * its own: the host runs at two speeds that change every second or so (BENCHMARKS.md,
+ * its own: the host runs at two speeds that alternate within seconds (BENCHMARKS.md,
  * session 23), and a shorter window than Kafka's takes a less even share of each. */
 async function measured(assignor, spec, config) {
   return { t: await timeWithGc(() => assign(assignor, spec, config), 5000), s: split(assignor, spec, config) };
