@@ -59,7 +59,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildKafka, runKafka } from "./kafka/run.mjs";
-import { time, timeBoth, timeWithGc } from "./timing.mjs";
+import { median, time, timeBoth, timeWithGc } from "./timing.mjs";
 
 const require = createRequire(import.meta.url);
 const pkg = require("../pkg/node.cjs");
@@ -386,7 +386,7 @@ function inOwnProcess(name) {
       }),
     ),
   );
-  const middle = (get) => runs.map(get).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+  const middle = (get) => median(runs.map(get));
   const least = (get) => Math.min(...runs.map(get));
   return {
     t: { median: middle((r) => r.t.median), min: least((r) => r.t.min), gcPerCall: middle((r) => r.t.gcPerCall) },
@@ -443,7 +443,8 @@ for (const { assignor, c, name } of cases()) {
       ? await measured(assignor, spec, config)
       : inOwnProcess(name);
   // Ours, and Kafka's in brackets where it has that figure.
-  const cell = (key, fmt) => (k?.[key] === undefined ? fmt(ours[key]) : `${fmt(ours[key])} (${fmt(k[key])})`);
+  const pair = (mine, theirs, fmt) => (theirs === undefined ? fmt(mine) : `${fmt(mine)} (${fmt(theirs)})`);
+  const cell = (key, fmt) => pair(ours[key], k?.[key], fmt);
   console.log(
     [
       "",
@@ -456,7 +457,7 @@ for (const { assignor, c, name } of cases()) {
       f(s.wasmIn),
       f(Math.max(0, t.min - s.floor)),
       f(s.out),
-      k?.gcPerCall === undefined ? f(t.gcPerCall) : `${f(t.gcPerCall)} (${f(k.gcPerCall)})`,
+      pair(t.gcPerCall, k?.gcPerCall, f),
       cell("spread", mm),
       cell("standbySpread", mm),
       cell("moved", ([moved, minimum]) => `${moved} / ${minimum}`),
