@@ -1,6 +1,6 @@
 // Assignor benchmarks for the wasm build under Node (BENCHMARKS.md, "Assignors").
 //   scripts/build-wasm.sh && node bench/assignors.mjs [--grid] [--filter TEXT] [--quality]
-//     [--kafka DIR | --against DIR [--rate]] [--same-process | --processes N]
+//     [--kafka DIR | --against DIR [--rate]] [--same-process | --processes N] [--native]
 // The cases of benches/assignors.rs (bench/INPUTS.md and issue 11), built the
 // same way: S subtopologies `topic-i_subtopology` of P partitions (even i stateful),
 // members `member-i` in process `process-(i div K)`, standby 0 or 1, and one of
@@ -53,6 +53,13 @@
 // between stretches of one run). Prints both medians, p25 and minimums, and the ratio.
 // With --rate, the call timed is assignmentQuality() of the case's assignment (this
 // build's, given to both) instead of assign().
+//
+// --native: ours timed natively instead (the Rust crate's assignor, no JS: the native
+// benchmark benches/assignors.rs with --measure, each case in a process of its own,
+// timed as Kafka's harness times its own), with the bytes one assignment allocates
+// beside Kafka's (its thread's allocation counter over the timed calls, per call),
+// and whether the native output is the package's assign() output on the case (it
+// must be: the quality columns are computed from the package's).
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import os from "node:os";
@@ -79,6 +86,7 @@ const FILTER = filterAt >= 0 ? args[filterAt + 1] : null;
 const againstAt = args.indexOf("--against");
 const AGAINST = againstAt >= 0 ? require(path.resolve(args[againstAt + 1], "pkg/node.cjs")) : null;
 const RATE = args.includes("--rate");
+const NATIVE = args.includes("--native");
 const kafkaAt = args.indexOf("--kafka");
 const KAFKA_BUILD = kafkaAt >= 0 ? kafkaBuild(args[kafkaAt + 1]) : null;
 
@@ -151,6 +159,7 @@ function kafkaMeasured(c) {
     ms: r.medianMs,
     min: r.minMs,
     gcPerCall: r.gcMs / r.runs,
+    allocatedMb: r.allocatedBytes >= 0 ? r.allocatedBytes / r.runs / 1e6 : undefined,
     ...figures(assignmentQuality(spec, r.result, config)),
   };
 }
@@ -399,6 +408,57 @@ function inOwnProcess(name) {
   };
 }
 
+/** The native benchmark's executable (--native), built once by cargo. */
+function nativeBench() {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+  const messages = execFileSync("cargo", ["bench", "--bench", "assignors", "--no-run", "--message-format=json"], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    maxBuffer: 1 << 28,
+  });
+  for (const line of messages.split("\n")) {
+    const m = line.startsWith("{") ? JSON.parse(line) : null;
+    if (m?.reason === "compiler-artifact" && m.target?.name === "assignors" && m.executable) return m.executable;
+  }
+  throw new Error("--native: cargo built no assignors benchmark");
+}
+const NATIVE_BENCH = NATIVE && !QUALITY_ONLY ? nativeBench() : null;
+
+/** An assignment as text that two equal assignments share whatever their order. */
+function canonical(result) {
+  const tasks = (entries) =>
+    entries
+      .flatMap((e) => e.partitions.map((p) => `${e.subtopologyId}:${p}`))
+      .sort()
+      .join(",");
+  return Object.keys(result.members)
+    .sort()
+    .map((id) => {
+      const m = result.members[id];
+      return `${id}=${tasks(m.activeTasks)};${tasks(m.standbyTasks)};${tasks(m.warmupTasks)}`;
+    })
+    .join("\n");
+}
+
+/** Ours natively (--native): the native benchmark's figures for the case, and whether
+ * its output is `result` (the package's). */
+function nativeMeasured(name, result) {
+  const r = JSON.parse(
+    execFileSync(NATIVE_BENCH, ["--measure", name], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      maxBuffer: 1 << 30,
+    }),
+  );
+  return {
+    t: { median: r.median, min: r.min },
+    allocatedMb: r.allocatedMb,
+    peakMb: r.peakMb,
+    same: canonical(r.result) === canonical(result),
+  };
+}
+
 if (MEASURE !== null) {
   const one = [...cases()].find((x) => x.name === MEASURE);
   if (!one) throw new Error(`--measure: no case ${MEASURE}`);
@@ -422,29 +482,45 @@ console.log(
     : "Kafka: the figures of bench/INPUTS.md (2026-12-01); --kafka DIR measures them in this run",
 );
 console.log(
-  SAME_PROCESS
-    ? "Ours: every case timed in this process"
-    : PROCESSES > 1
-      ? `Ours: each case timed in ${PROCESSES} Node processes of its own (median of their medians, least minimum)`
-      : "Ours: each case timed in a Node process of its own",
+  NATIVE
+    ? "Ours: natively, each case timed in a process of its own (benches/assignors.rs --measure)"
+    : SAME_PROCESS
+      ? "Ours: every case timed in this process"
+      : PROCESSES > 1
+        ? `Ours: each case timed in ${PROCESSES} Node processes of its own (median of their medians, least minimum)`
+        : "Ours: each case timed in a Node process of its own",
 );
+const QUALITY_HEADS =
+  "spread (Kafka) | standby spread (Kafka) | moved / minimum (Kafka) | fan-out mean (Kafka) | warm landing (Kafka) | unfilled (Kafka) |";
 console.log(
-  "| case | median ms | min ms | Kafka ms (median / min) | Kafka / ours (median; min) | JS in | decode | assignment | out | GC per call (Kafka) | spread (Kafka) | standby spread (Kafka) | moved / minimum (Kafka) | fan-out mean (Kafka) | warm landing (Kafka) | unfilled (Kafka) |",
+  NATIVE
+    ? `| case | native median ms | min ms | Kafka ms (median / min) | Kafka / ours (median; min) | MB allocated per call (Kafka) | peak MB | output is the package's | ${QUALITY_HEADS}`
+    : `| case | median ms | min ms | Kafka ms (median / min) | Kafka / ours (median; min) | JS in | decode | assignment | out | GC per call (Kafka) | ${QUALITY_HEADS}`,
 );
-console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+console.log(`|---|---|---|---|---|---|---|${NATIVE ? "" : "---|---|"}---|---|---|---|---|---|---|`);
 for (const { assignor, c, name } of cases()) {
   const { spec, config } = group(assignor, c);
   const result = assign(assignor, spec, config);
   const ours = figures(assignmentQuality(spec, result, config));
   const k = kafka(c);
+  const native = NATIVE_BENCH ? nativeMeasured(name, result) : null;
   const { t, s } = QUALITY_ONLY
     ? unmeasured
-    : SAME_PROCESS
-      ? await measured(assignor, spec, config)
-      : inOwnProcess(name);
+    : native
+      ? { t: native.t, s: null }
+      : SAME_PROCESS
+        ? await measured(assignor, spec, config)
+        : inOwnProcess(name);
   // Ours, and Kafka's in brackets where it has that figure.
   const pair = (mine, theirs, fmt) => (theirs === undefined ? fmt(mine) : `${fmt(mine)} (${fmt(theirs)})`);
   const cell = (key, fmt) => pair(ours[key], k?.[key], fmt);
+  const parts = NATIVE
+    ? [
+        pair(native?.allocatedMb ?? NaN, k?.allocatedMb, f),
+        f(native?.peakMb ?? NaN),
+        native ? (native.same ? "yes" : "NO") : "-",
+      ]
+    : [f(s.jsIn), f(s.wasmIn), f(Math.max(0, t.min - s.floor)), f(s.out), pair(t.gcPerCall, k?.gcPerCall, f)];
   console.log(
     [
       "",
@@ -453,11 +529,7 @@ for (const { assignor, c, name } of cases()) {
       f(t.min),
       k ? (k.min === undefined ? f(k.ms) : `${f(k.ms)} / ${f(k.min)}`) : "",
       k && !QUALITY_ONLY ? ratios(k, t) : "",
-      f(s.jsIn),
-      f(s.wasmIn),
-      f(Math.max(0, t.min - s.floor)),
-      f(s.out),
-      pair(t.gcPerCall, k?.gcPerCall, f),
+      ...parts,
       cell("spread", mm),
       cell("standbySpread", mm),
       cell("moved", ([moved, minimum]) => `${moved} / ${minimum}`),

@@ -19,6 +19,8 @@
 //!   with it every size of INPUTS.md and K = 50 too (`--full` is the same).
 //!   `--quality` skips the timing (quality figures only, fast); `--once` runs each
 //!   case's assignment once, nothing else (for callgrind, see `measured`).
+//! - `cargo bench --bench assignors -- --measure LABEL` times one case as Kafka's harness
+//!   times its own and prints JSON (`node bench/assignors.mjs --native` runs it).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -42,6 +44,7 @@ mod native {
     use std::hint::black_box;
     use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
     use std::time::{Duration, Instant};
+    use streams_rebalance::assignor::json::AssignmentJson;
     use streams_rebalance::assignor::quality::{quality_with_config, Quality};
     use streams_rebalance::assignor::{
         by_name, AssignmentConfig, GroupAssignment, GroupSpec, MemberSpec, SubtopologySpec,
@@ -777,8 +780,60 @@ mod native {
         c.final_summary();
     }
 
+    /// `--measure LABEL`: one case of the full grid timed as Kafka's harness times its
+    /// own (`bench/kafka/KafkaAssign.java`: 5 s of calls, at most 2 000, each result held
+    /// until the next), after 1 s of warm-up, as `bench/assignors.mjs` times the package;
+    /// printed as JSON with the bytes of one assignment and its result, so that
+    /// `node bench/assignors.mjs --native` sets it beside Kafka's in one run and checks
+    /// that it is the package's output.
+    fn measure_one(label: &str) {
+        let (assignor, case) = rows(true)
+            .into_iter()
+            .find(|(a, c)| c.label(a) == label)
+            .unwrap_or_else(|| panic!("--measure: no case {label}"));
+        let (spec, config) = group(assignor, &case);
+        let a = by_name(assignor).expect("assignor");
+        let warm = Instant::now();
+        while warm.elapsed() < Duration::from_secs(1) {
+            black_box(a.assign(&spec, &config));
+        }
+        let live = LIVE.load(Relaxed);
+        PEAK.store(live, Relaxed);
+        let before = ALLOCATED.load(Relaxed);
+        let result = measured(a, &spec, &config);
+        let allocated = ALLOCATED.load(Relaxed) - before;
+        let peak = PEAK.load(Relaxed) - live;
+        let mut samples = Vec::new();
+        let mut held = None;
+        let end = Instant::now() + Duration::from_secs(5);
+        while samples.len() < 10 || (Instant::now() < end && samples.len() < 2000) {
+            let t = Instant::now();
+            let r = a.assign(&spec, &config);
+            samples.push(t.elapsed().as_secs_f64() * 1e3);
+            held = Some(r);
+        }
+        drop(held);
+        samples.sort_by(|a, b| a.total_cmp(b));
+        let out = serde_json::json!({
+            "median": samples[samples.len() / 2],
+            "min": samples[0],
+            "runs": samples.len(),
+            "allocatedMb": allocated as f64 / 1e6,
+            "peakMb": peak as f64 / 1e6,
+            "result": serde_json::to_value(AssignmentJson(&result)).expect("result"),
+        });
+        println!("{out}");
+    }
+
     pub fn main() {
         let args: Vec<String> = std::env::args().collect();
+        if let Some(label) = args
+            .iter()
+            .position(|a| a == "--measure")
+            .and_then(|i| args.get(i + 1))
+        {
+            return measure_one(label);
+        }
         let has = |flag: &str| args.iter().any(|a| a == flag);
         let filter = args
             .iter()

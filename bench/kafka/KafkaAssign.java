@@ -27,10 +27,10 @@ import java.util.TreeSet;
  *   java KafkaAssign MEMBERS SUBTOPOLOGIES PARTITIONS STANDBYS KIND [WARMUP_MS MEASURE_MS]
  *
  * Prints one line of JSON: the median and minimum of the timed assign() (after a warm-up,
- * as a warm broker runs it), the number of timed runs, the collectors' time during them, the
- * previous assignment the timed run started from (null for initial) and the timed run's
- * output, in the shape of our package's assign() result, so that bench/assignors.mjs
- * computes the same quality figures on both.
+ * as a warm broker runs it), the number of timed runs, the collectors' time and the bytes
+ * allocated during them, the previous assignment the timed run started from (null for
+ * initial) and the timed run's output, in the shape of our package's assign() result, so
+ * that bench/assignors.mjs computes the same quality figures on both.
  * K = 1 (one member per process), no reported offsets, no racks, as INPUTS.md's Kafka column.
  */
 public final class KafkaAssign {
@@ -130,6 +130,7 @@ public final class KafkaAssign {
         for (int r = 0; r < 10 || System.nanoTime() < warmEnd; r++) result = assignor.assign(spec, topology);
         List<Double> samples = new ArrayList<>();
         long gcBefore = gcMillis();
+        long allocatedBefore = allocatedBytes();
         long end = System.nanoTime() + measureMs * 1_000_000;
         while (samples.size() < 10 || (System.nanoTime() < end && samples.size() < 2000)) {
             long t = System.nanoTime();
@@ -137,6 +138,7 @@ public final class KafkaAssign {
             samples.add((System.nanoTime() - t) / 1e6);
         }
         long gcMs = gcMillis() - gcBefore;
+        long allocated = allocatedBytes() - allocatedBefore;
         Collections.sort(samples);
 
         StringBuilder out = new StringBuilder();
@@ -144,6 +146,7 @@ public final class KafkaAssign {
             .append(",\"minMs\":").append(samples.get(0))
             .append(",\"runs\":").append(samples.size())
             .append(",\"gcMs\":").append(gcMs)
+            .append(",\"allocatedBytes\":").append(allocated)
             .append(",\"java\":\"").append(System.getProperty("java.version")).append('"')
             .append(",\"first\":");
         assignment(out, first);
@@ -161,6 +164,16 @@ public final class KafkaAssign {
             ms += Math.max(0, gc.getCollectionTime());
         }
         return ms;
+    }
+
+    /** Bytes this thread has allocated so far (HotSpot's per-thread counter; -1 where the
+     * JVM has none): over the timed calls, the Kafka side of the "MB allocated" column. */
+    private static long allocatedBytes() {
+        java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        if (threads instanceof com.sun.management.ThreadMXBean hotspot && hotspot.isThreadAllocatedMemorySupported()) {
+            return hotspot.getCurrentThreadAllocatedBytes();
+        }
+        return -1;
     }
 
     /** `{ "members": { id: { activeTasks, standbyTasks, warmupTasks } } }`, sorted; ids need no escapes. */
