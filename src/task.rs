@@ -1,9 +1,9 @@
 //! Tasks and sets of tasks: a task is (subtopology id, partition).
 #![allow(
     clippy::indexing_slicing,
-    reason = "TaskSet's runs index its own partitions vector: the runs are built \
-              together with the partitions (their ends asserted in `from_normalized_runs`), so \
-              the bounds hold by construction"
+    reason = "TaskSet's runs index its own partitions vector and id table: the runs are \
+              built together with them (asserted in `from_table_runs`), so the bounds \
+              hold by construction"
 )]
 
 use crate::protocol::{TaskIds, TaskList};
@@ -65,17 +65,56 @@ impl std::fmt::Display for TaskId {
 
 /// A set of tasks grouped by subtopology, iterated in sorted order (ties break on
 /// sorted ids everywhere). Never holds an empty per-subtopology list. The partitions
-/// of all subtopologies lie in one sorted-per-run vector and subtopology ids are
-/// shared (`Arc<str>`): the assignors build one set per member and role, each member
-/// holding a few tasks of many subtopologies, so a set costs two allocations however
-/// many subtopologies it spans.
-#[derive(Clone, PartialEq, Eq, Default, Hash)]
+/// of all subtopologies lie in one sorted-per-run vector, and each run names its
+/// subtopology by its place in a table of ids that the sets of one assignment share
+/// (`from_table_runs`): the assignors build one set per member and role, each member
+/// holding a few tasks of many subtopologies, so a set costs two allocations and one
+/// reference count however many subtopologies it spans (one `Arc<str>` per run before:
+/// their counts were a sixth of a native 1 000 x 10 000 assignment, built and dropped).
+#[derive(Clone, Default)]
 pub struct TaskSet {
-    /// Per subtopology (strictly increasing ids): its id and where its partitions
-    /// end in `partitions` (each run non-empty).
-    runs: Vec<(Arc<str>, u32)>,
+    /// Subtopology ids, strictly increasing; a superset of those the runs name.
+    ids: Option<Arc<[Arc<str>]>>,
+    /// Per subtopology (strictly increasing places in `ids`): its place and where its
+    /// partitions end in `partitions` (each run non-empty).
+    runs: Vec<(u32, u32)>,
     /// Each run's partitions, strictly increasing within the run.
     partitions: Vec<i32>,
+}
+
+/// By content: two sets with different id tables are equal when they hold the same
+/// tasks.
+impl PartialEq for TaskSet {
+    fn eq(&self, other: &Self) -> bool {
+        let same_table = match (&self.ids, &other.ids) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        if self.partitions != other.partitions || self.runs.len() != other.runs.len() {
+            return false;
+        }
+        if same_table {
+            return self.runs == other.runs;
+        }
+        let (a, b) = (self.table(), other.table());
+        self.runs
+            .iter()
+            .zip(&other.runs)
+            .all(|(&(i, x), &(j, y))| x == y && a[i as usize] == b[j as usize])
+    }
+}
+
+impl Eq for TaskSet {}
+
+impl std::hash::Hash for TaskSet {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_usize(self.runs.len());
+        for (s, ps) in self.subtopologies() {
+            s.hash(state);
+            ps.hash(state);
+        }
+    }
 }
 
 impl std::fmt::Debug for TaskSet {
@@ -102,8 +141,14 @@ impl TaskSet {
         TaskSet::default()
     }
 
+    fn table(&self) -> &[Arc<str>] {
+        self.ids.as_deref().unwrap_or_default()
+    }
+
     fn find(&self, subtopology: &str) -> Result<usize, usize> {
-        self.runs.binary_search_by(|(s, _)| (**s).cmp(subtopology))
+        let table = self.table();
+        self.runs
+            .binary_search_by(|&(k, _)| (*table[k as usize]).cmp(subtopology))
     }
 
     /// Where run `i`'s partitions start and end.
@@ -128,14 +173,22 @@ impl TaskSet {
     /// From runs in the invariant order (ids strictly increasing, partitions strictly
     /// increasing, none empty).
     fn from_runs<'r>(runs: impl Iterator<Item = (Arc<str>, &'r [i32])>, size: usize) -> Self {
+        // The upper bound: a filtered iterator's lower one is 0.
+        let n = runs.size_hint().1.unwrap_or(0);
+        let mut ids = Vec::with_capacity(n);
         let mut set = TaskSet {
-            // The upper bound: a filtered iterator's lower one is 0.
-            runs: Vec::with_capacity(runs.size_hint().1.unwrap_or(0)),
+            ids: None,
+            runs: Vec::with_capacity(n),
             partitions: Vec::with_capacity(size),
         };
         for (s, ps) in runs {
             set.partitions.extend_from_slice(ps);
-            set.runs.push((s, set.partitions.len() as u32));
+            set.runs
+                .push((ids.len() as u32, set.partitions.len() as u32));
+            ids.push(s);
+        }
+        if !ids.is_empty() {
+            set.ids = Some(ids.into());
         }
         set
     }
@@ -201,33 +254,40 @@ impl TaskSet {
     }
 
     /// From packed entries (id index, partitions: `PackedReader::task_list`), `ids` the
-    /// shared id of each index and `ranks` its place in id order. `None` for an index
+    /// shared id of each index, `ranks` its place in id order and `sorted` the ids in
+    /// that order (the table that the sets of one input share). `None` for an index
     /// out of range.
     pub fn from_packed(
         entries: &[(usize, &[i32])],
         ids: &[Arc<str>],
         ranks: &[usize],
+        sorted: &Arc<[Arc<str>]>,
     ) -> Option<Self> {
         let mut prev: Option<usize> = None;
         let mut in_form = true;
         let mut size = 0;
         for &(id, ps) in entries {
             let rank = *ranks.get(id)?;
-            ids.get(id)?;
+            sorted.get(rank)?;
             in_form &= !ps.is_empty()
                 && prev.is_none_or(|p| p < rank)
                 && ps.windows(2).all(|w| w[0] < w[1]);
             prev = Some(rank);
             size += ps.len();
         }
-        let with_ids = entries
+        if in_form {
+            let mut runs = Vec::with_capacity(entries.len());
+            let mut partitions = Vec::with_capacity(size);
+            for &(id, ps) in entries {
+                partitions.extend_from_slice(ps);
+                runs.push((*ranks.get(id)? as u32, partitions.len() as u32));
+            }
+            return Some(Self::from_table_runs(sorted, runs, partitions));
+        }
+        let entries = entries
             .iter()
-            .filter_map(|&(id, ps)| ids.get(id).map(|s| (s.clone(), ps)));
-        Some(if in_form {
-            Self::from_runs(with_ids, size)
-        } else {
-            Self::normalized(with_ids.map(|(s, ps)| (s, ps.to_vec())).collect())
-        })
+            .map(|&(id, ps)| Some((ids.get(id)?.clone(), ps.to_vec())));
+        Some(Self::normalized(entries.collect::<Option<_>>()?))
     }
 
     /// The wire form: subtopologies sorted, partitions sorted.
@@ -246,13 +306,24 @@ impl TaskSet {
         Self::normalized(runs)
     }
 
-    /// Runs already in the invariant form (subtopologies strictly increasing, each
-    /// run's partitions strictly increasing and not empty), as the assignors build
-    /// them: `runs` are (id, end of its partitions in `partitions`). Taken as they
-    /// are, without the checks of `from_sorted_runs`.
-    pub(crate) fn from_normalized_runs(runs: Vec<(Arc<str>, u32)>, partitions: Vec<i32>) -> Self {
-        let set = TaskSet { runs, partitions };
+    /// Runs already in the invariant form, as the assignors build them: `ids` the
+    /// shared table (strictly increasing), `runs` (place in `ids`, strictly increasing;
+    /// end of its partitions in `partitions`), each run's partitions strictly
+    /// increasing and not empty. Taken as they are, without the checks of
+    /// `from_sorted_runs`.
+    pub(crate) fn from_table_runs(
+        ids: &Arc<[Arc<str>]>,
+        runs: Vec<(u32, u32)>,
+        partitions: Vec<i32>,
+    ) -> Self {
+        let set = TaskSet {
+            ids: (!runs.is_empty()).then(|| ids.clone()),
+            runs,
+            partitions,
+        };
+        debug_assert!(ids.windows(2).all(|w| w[0] < w[1]));
         debug_assert!(set.runs.windows(2).all(|w| w[0].0 < w[1].0));
+        debug_assert!(set.runs.iter().all(|r| (r.0 as usize) < ids.len()));
         debug_assert!((0..set.runs.len()).all(|i| {
             let ps = set.run(i);
             !ps.is_empty() && ps.windows(2).all(|w| w[0] < w[1])
@@ -262,6 +333,27 @@ impl TaskSet {
             set.partitions.len()
         );
         set
+    }
+
+    /// The place of `subtopology` in the id table, added there if missing (a table
+    /// shared with other sets is copied first).
+    fn place(&mut self, subtopology: &str) -> u32 {
+        let table = self.table();
+        let k = match table.binary_search_by(|s| (**s).cmp(subtopology)) {
+            Ok(k) => return k as u32,
+            Err(k) => k,
+        };
+        let mut ids = Vec::with_capacity(table.len() + 1);
+        ids.extend_from_slice(&table[..k]);
+        ids.push(Arc::from(subtopology));
+        ids.extend_from_slice(&table[k..]);
+        self.ids = Some(ids.into());
+        for run in &mut self.runs {
+            if run.0 >= k as u32 {
+                run.0 += 1;
+            }
+        }
+        k as u32
     }
 
     pub fn insert(&mut self, subtopology: &str, partition: i32) -> bool {
@@ -279,7 +371,8 @@ impl TaskSet {
                 } else {
                     self.runs[i - 1].1 as usize
                 };
-                self.runs.insert(i, (Arc::from(subtopology), at as u32));
+                let k = self.place(subtopology);
+                self.runs.insert(i, (k, at as u32));
                 (i, at)
             }
         };
@@ -341,12 +434,13 @@ impl TaskSet {
 
     /// Each subtopology with its sorted partitions.
     pub fn subtopologies(&self) -> impl Iterator<Item = (&str, &[i32])> {
+        let table = self.table();
         let mut start = 0usize;
-        self.runs.iter().map(move |(s, end)| {
-            let end = *end as usize;
+        self.runs.iter().map(move |&(k, end)| {
+            let end = end as usize;
             let ps = &self.partitions[start..end];
             start = end;
-            (&**s, ps)
+            (&*table[k as usize], ps)
         })
     }
 
@@ -385,15 +479,17 @@ impl TaskSet {
 
     /// Keeps only tasks for which `keep` holds.
     pub fn retain(&mut self, mut keep: impl FnMut(&str, i32) -> bool) {
+        let table = self.ids.as_deref().unwrap_or_default();
         let mut kept = 0usize;
         let mut start = 0usize;
         let mut runs = 0usize;
         for i in 0..self.runs.len() {
             let end = self.runs[i].1 as usize;
+            let id = &*table[self.runs[i].0 as usize];
             let before = kept;
             for j in start..end {
                 let p = self.partitions[j];
-                if keep(&self.runs[i].0, p) {
+                if keep(id, p) {
                     self.partitions[kept] = p;
                     kept += 1;
                 }
@@ -480,6 +576,43 @@ mod tests {
         assert_eq!(d.subtopologies().count(), 1);
         assert!(b.is_subset(&a));
         assert_eq!(a.to_task_ids()[0].partitions, vec![0, 1]);
+    }
+
+    #[test]
+    fn sets_sharing_a_table_change_apart_and_compare_by_content() {
+        let hash = |set: &TaskSet| {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            set.hash(&mut h);
+            h.finish()
+        };
+        let table: Arc<[Arc<str>]> = ["a", "b", "c"].into_iter().map(Arc::from).collect();
+        let shared = TaskSet::from_table_runs(&table, vec![(0, 1), (2, 3)], vec![4, 1, 2]);
+        let mut other = shared.clone();
+        // An id the table lacks: `other` gets a table of its own, `shared` keeps its.
+        assert!(other.insert("bb", 7));
+        assert!(other.insert("b", 0));
+        assert_eq!(
+            shared.iter().collect::<Vec<_>>(),
+            vec![("a", 4), ("c", 1), ("c", 2)]
+        );
+        assert_eq!(
+            other.iter().collect::<Vec<_>>(),
+            vec![("a", 4), ("b", 0), ("bb", 7), ("c", 1), ("c", 2)]
+        );
+        // Equal, hashed and ordered by content whatever their tables.
+        let built: TaskSet = [("c", 2), ("a", 4), ("c", 1)].into_iter().collect();
+        assert_eq!(built, shared);
+        assert_eq!(hash(&built), hash(&shared));
+        assert_eq!(built.cmp(&shared), std::cmp::Ordering::Equal);
+        assert!(other.remove("bb", 7) && other.remove("b", 0));
+        assert_eq!(other, shared);
+        assert_eq!(hash(&other), hash(&shared));
+        let b_not_a = TaskSet::from_table_runs(&table, vec![(1, 1), (2, 3)], vec![4, 1, 2]);
+        assert_ne!(b_not_a, shared);
+        assert!(shared < b_not_a);
+        assert!(!b_not_a.contains("a", 4) && b_not_a.contains("b", 4));
+        assert!(TaskSet::from_table_runs(&table, vec![], vec![]) == TaskSet::new());
     }
 
     #[test]

@@ -124,9 +124,10 @@ impl<'a> DenseAssignment<'a> {
         runs
     }
 
-    /// As task sets, the ids shared (one `Arc<str>` per subtopology).
+    /// As task sets, sharing one table of subtopology ids.
     pub fn into_assignment(self) -> GroupAssignment {
-        let ids: Vec<Arc<str>> = self
+        // One table for every set: subtopologies are numbered in id order.
+        let ids: Arc<[Arc<str>]> = self
             .subtopology_ids
             .iter()
             .map(|s| Arc::from(&**s))
@@ -137,9 +138,9 @@ impl<'a> DenseAssignment<'a> {
             let mut partitions = Vec::with_capacity(tasks.len());
             for (s, run) in self.runs(m, role) {
                 partitions.extend(run.map(|p| p as i32));
-                runs.push((ids[s].clone(), partitions.len() as u32));
+                runs.push((s as u32, partitions.len() as u32));
             }
-            TaskSet::from_normalized_runs(runs, partitions)
+            TaskSet::from_table_runs(&ids, runs, partitions)
         };
         let members = (0..self.num_members()).map(|m| {
             let member = MemberAssignment {

@@ -371,9 +371,10 @@ pub fn packs_assignment(v: &JsValue) -> bool {
     v.is_object() && !pack_assignment(v).is_null()
 }
 
-/// The packed ids as shared strings, and each one's rank in sorted order; `None` when
-/// an id comes twice.
-fn shared_ids(ids: &PackedIds<'_>) -> Option<(Vec<Arc<str>>, Vec<usize>)> {
+/// The packed ids as shared strings, each one's rank in sorted order, and the ids in
+/// that order (the one table of every task set made from them); `None` when an id
+/// comes twice.
+fn shared_ids(ids: &PackedIds<'_>) -> Option<IdTables> {
     let shared: Vec<Arc<str>> = ids.names.iter().map(|&n| Arc::from(n)).collect();
     let mut order: Vec<usize> = (0..shared.len()).collect();
     order.sort_by(|&a, &b| shared.get(a).cmp(&shared.get(b)));
@@ -387,8 +388,14 @@ fn shared_ids(ids: &PackedIds<'_>) -> Option<(Vec<Arc<str>>, Vec<usize>)> {
     for (rank, &i) in order.iter().enumerate() {
         *ranks.get_mut(i)? = rank;
     }
-    Some((shared, ranks))
+    let sorted = order
+        .iter()
+        .filter_map(|&i| shared.get(i).cloned())
+        .collect();
+    Some((shared, ranks, sorted))
 }
+
+type IdTables = (Vec<Arc<str>>, Vec<usize>, Arc<[Arc<str>]>);
 
 /// A member's five packed lists, read in order (`tasks` and `offsets`: buffers reused
 /// from member to member; one each per member was a tenth of the decoding).
@@ -397,10 +404,10 @@ fn member_owned<'i>(
     reader: &mut PackedReader<'i, '_>,
     tasks: &mut Vec<(usize, &'i [i32])>,
     offsets: &mut Vec<(usize, i32, i64)>,
-    ids: (&[Arc<str>], &[usize]),
+    ids: &IdTables,
     mut lists: Option<&mut OwnedLists>,
 ) -> Option<Owned> {
-    let (shared, ranks) = ids;
+    let (shared, ranks, sorted) = ids;
     let mut sets: [TaskSet; 3] = Default::default();
     for set in &mut sets {
         match lists.as_deref_mut() {
@@ -411,7 +418,7 @@ fn member_owned<'i>(
             }
             None => {
                 if reader.task_list(tasks)? {
-                    *set = TaskSet::from_packed(tasks, shared, ranks)?;
+                    *set = TaskSet::from_packed(tasks, shared, ranks, sorted)?;
                 }
             }
         }
@@ -473,7 +480,7 @@ fn owned_lists(
     lists: Option<Vec<(&str, u32)>>,
 ) -> Option<(Vec<Owned>, Option<OwnedLists>)> {
     let ids = PackedIds::parse(&parts.ids)?;
-    let (shared, ranks) = shared_ids(&ids)?;
+    let shared = shared_ids(&ids)?;
     let budget = MAX_INPUT_BYTES.checked_sub(text_bytes)?;
     let mut reader = PackedReader::new(&ids, &parts.ints, &parts.offsets, budget);
     let (mut tasks, mut offsets) = (Vec::new(), Vec::new());
@@ -483,7 +490,6 @@ fn owned_lists(
         lists.reserve(parts.ints.len());
         lists
     });
-    let ids = (shared.as_slice(), ranks.as_slice());
     // Sized first: collected through `Option` it grew by doubling, moving every entry.
     let mut owned = Vec::with_capacity(members);
     for _ in 0..members {
@@ -494,7 +500,7 @@ fn owned_lists(
             &mut reader,
             &mut tasks,
             &mut offsets,
-            ids,
+            &shared,
             lists.as_mut(),
         )?);
     }
