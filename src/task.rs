@@ -63,6 +63,11 @@ impl std::fmt::Display for TaskId {
     }
 }
 
+/// Subtopology ids in increasing order, shared by task sets (see `TaskSet`). A vector
+/// behind the `Arc`, not a slice: a set that owns its table alone adds an id in place
+/// (`Arc::make_mut`) instead of copying the table for every new id.
+pub(crate) type IdTable = Arc<Vec<Arc<str>>>;
+
 /// A set of tasks grouped by subtopology, iterated in sorted order (ties break on
 /// sorted ids everywhere). Never holds an empty per-subtopology list. The partitions
 /// of all subtopologies lie in one sorted-per-run vector, and each run names its
@@ -74,7 +79,7 @@ impl std::fmt::Display for TaskId {
 #[derive(Clone, Default)]
 pub struct TaskSet {
     /// Subtopology ids, strictly increasing; a superset of those the runs name.
-    ids: Option<Arc<[Arc<str>]>>,
+    ids: Option<IdTable>,
     /// Per subtopology (strictly increasing places in `ids`): its place and where its
     /// partitions end in `partitions` (each run non-empty).
     runs: Vec<(u32, u32)>,
@@ -142,7 +147,7 @@ impl TaskSet {
     }
 
     fn table(&self) -> &[Arc<str>] {
-        self.ids.as_deref().unwrap_or_default()
+        self.ids.as_deref().map_or(&[], Vec::as_slice)
     }
 
     fn find(&self, subtopology: &str) -> Result<usize, usize> {
@@ -188,7 +193,7 @@ impl TaskSet {
             ids.push(s);
         }
         if !ids.is_empty() {
-            set.ids = Some(ids.into());
+            set.ids = Some(Arc::new(ids));
         }
         set
     }
@@ -261,7 +266,7 @@ impl TaskSet {
         entries: &[(usize, &[i32])],
         ids: &[Arc<str>],
         ranks: &[usize],
-        sorted: &Arc<[Arc<str>]>,
+        sorted: &IdTable,
     ) -> Option<Self> {
         let mut prev: Option<usize> = None;
         let mut in_form = true;
@@ -312,7 +317,7 @@ impl TaskSet {
     /// increasing and not empty. Taken as they are, without the checks of
     /// `from_sorted_runs`.
     pub(crate) fn from_table_runs(
-        ids: &Arc<[Arc<str>]>,
+        ids: &IdTable,
         runs: Vec<(u32, u32)>,
         partitions: Vec<i32>,
     ) -> Self {
@@ -338,16 +343,12 @@ impl TaskSet {
     /// The place of `subtopology` in the id table, added there if missing (a table
     /// shared with other sets is copied first).
     fn place(&mut self, subtopology: &str) -> u32 {
-        let table = self.table();
-        let k = match table.binary_search_by(|s| (**s).cmp(subtopology)) {
+        let k = match self.table().binary_search_by(|s| (**s).cmp(subtopology)) {
             Ok(k) => return k as u32,
             Err(k) => k,
         };
-        let mut ids = Vec::with_capacity(table.len() + 1);
-        ids.extend_from_slice(&table[..k]);
-        ids.push(Arc::from(subtopology));
-        ids.extend_from_slice(&table[k..]);
-        self.ids = Some(ids.into());
+        let ids = self.ids.get_or_insert_with(Default::default);
+        Arc::make_mut(ids).insert(k, Arc::from(subtopology));
         for run in &mut self.runs {
             if run.0 >= k as u32 {
                 run.0 += 1;
@@ -479,7 +480,7 @@ impl TaskSet {
 
     /// Keeps only tasks for which `keep` holds.
     pub fn retain(&mut self, mut keep: impl FnMut(&str, i32) -> bool) {
-        let table = self.ids.as_deref().unwrap_or_default();
+        let table = self.ids.as_deref().map_or(&[][..], Vec::as_slice);
         let mut kept = 0usize;
         let mut start = 0usize;
         let mut runs = 0usize;
@@ -586,12 +587,20 @@ mod tests {
             set.hash(&mut h);
             h.finish()
         };
-        let table: Arc<[Arc<str>]> = ["a", "b", "c"].into_iter().map(Arc::from).collect();
+        let table: IdTable = Arc::new(["a", "b", "c"].into_iter().map(Arc::from).collect());
         let shared = TaskSet::from_table_runs(&table, vec![(0, 1), (2, 3)], vec![4, 1, 2]);
         let mut other = shared.clone();
-        // An id the table lacks: `other` gets a table of its own, `shared` keeps its.
+        // An id the table lacks: `other` gets a table of its own, `shared` keeps its;
+        // the next new id goes into that table in place.
         assert!(other.insert("bb", 7));
-        assert!(other.insert("b", 0));
+        let own = other.ids.clone().unwrap();
+        assert!(!Arc::ptr_eq(&own, &table));
+        drop(own);
+        assert!(other.insert("b", 0) && other.insert("d", 1) && other.remove("d", 1));
+        assert_eq!(other.table().len(), 5);
+        let before = Arc::as_ptr(other.ids.as_ref().unwrap());
+        assert!(other.insert("e", 2) && other.remove("e", 2));
+        assert_eq!(Arc::as_ptr(other.ids.as_ref().unwrap()), before);
         assert_eq!(
             shared.iter().collect::<Vec<_>>(),
             vec![("a", 4), ("c", 1), ("c", 2)]

@@ -6,7 +6,7 @@
 
 use super::index::{Flat, Index};
 use super::{GroupAssignment, MemberAssignment};
-use crate::task::TaskSet;
+use crate::task::{IdTable, TaskSet};
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -127,11 +127,12 @@ impl<'a> DenseAssignment<'a> {
     /// As task sets, sharing one table of subtopology ids.
     pub fn into_assignment(self) -> GroupAssignment {
         // One table for every set: subtopologies are numbered in id order.
-        let ids: Arc<[Arc<str>]> = self
-            .subtopology_ids
-            .iter()
-            .map(|s| Arc::from(&**s))
-            .collect();
+        let ids: IdTable = Arc::new(
+            self.subtopology_ids
+                .iter()
+                .map(|s| Arc::from(&**s))
+                .collect(),
+        );
         let set = |m: usize, role: usize| -> TaskSet {
             let tasks = self.lists[role].of(m);
             let mut runs = Vec::with_capacity(tasks.len().min(ids.len()));

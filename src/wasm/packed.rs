@@ -35,7 +35,7 @@ use crate::assignor::{GroupAssignment, GroupSpec, MemberAssignment, OwnedLists};
 use crate::limits::MAX_INPUT_BYTES;
 use crate::protocol::json::{try_decode_str, Validate};
 use crate::protocol::task_list::{PackedIds, PackedReader};
-use crate::task::{TaskId, TaskSet};
+use crate::task::{IdTable, TaskId, TaskSet};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
@@ -388,14 +388,16 @@ fn shared_ids(ids: &PackedIds<'_>) -> Option<IdTables> {
     for (rank, &i) in order.iter().enumerate() {
         *ranks.get_mut(i)? = rank;
     }
-    let sorted = order
-        .iter()
-        .filter_map(|&i| shared.get(i).cloned())
-        .collect();
+    let sorted = Arc::new(
+        order
+            .iter()
+            .filter_map(|&i| shared.get(i).cloned())
+            .collect(),
+    );
     Some((shared, ranks, sorted))
 }
 
-type IdTables = (Vec<Arc<str>>, Vec<usize>, Arc<[Arc<str>]>);
+type IdTables = (Vec<Arc<str>>, Vec<usize>, IdTable);
 
 /// A member's five packed lists, read in order (`tasks` and `offsets`: buffers reused
 /// from member to member; one each per member was a tenth of the decoding).
