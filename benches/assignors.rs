@@ -629,22 +629,28 @@ mod native {
         out
     }
 
-    /// Median and minimum of `f`, run at least 5 times and for about `budget`. Each
-    /// result lives until the next one is made and is dropped outside the timing, as
-    /// the coordinator keeps its target assignment while it computes the next: dropping
-    /// it first let glibc return the heap to the system after every call, and a third
-    /// of each timing was the kernel faulting it back in (a JVM keeps its heap).
-    fn time<R>(budget: Duration, mut f: impl FnMut() -> R) -> (f64, f64) {
+    /// Median, minimum and number of runs of `f`, run at least `min_runs` times and for
+    /// about `budget`, at most `max_runs`. Each result lives until the next one is made
+    /// and is dropped outside the timing, as the coordinator keeps its target assignment
+    /// while it computes the next: dropping it first let glibc return the heap to the
+    /// system after every call, and a third of each timing was the kernel faulting it
+    /// back in (a JVM keeps its heap).
+    fn time<R>(
+        budget: Duration,
+        min_runs: usize,
+        max_runs: usize,
+        mut f: impl FnMut() -> R,
+    ) -> (f64, f64, usize) {
         let mut samples = Vec::new();
         let start = Instant::now();
         // Profiling the assignment alone runs for the whole budget.
         let cap = if std::env::var_os("ASSIGN_ONLY").is_some() {
             usize::MAX
         } else {
-            500
+            max_runs
         };
         let mut previous = None;
-        while samples.len() < 5 || (start.elapsed() < budget && samples.len() < cap) {
+        while samples.len() < min_runs || (start.elapsed() < budget && samples.len() < cap) {
             let t = Instant::now();
             let r = black_box(f());
             samples.push(t.elapsed().as_secs_f64() * 1e3);
@@ -652,7 +658,7 @@ mod native {
         }
         drop(previous);
         samples.sort_by(|a, b| a.total_cmp(b));
-        (samples[samples.len() / 2], samples[0])
+        (samples[samples.len() / 2], samples[0], samples.len())
     }
 
     struct Row {
@@ -681,7 +687,10 @@ mod native {
         black_box(a.assign(&spec, &config));
         let (result, allocated, peak) = counted(a, &spec, &config);
         let (median, min) = if timed {
-            time(Duration::from_millis(1500), || a.assign(&spec, &config))
+            let (median, min, _) = time(Duration::from_millis(1500), 5, 500, || {
+                a.assign(&spec, &config)
+            });
+            (median, min)
         } else {
             (f64::NAN, f64::NAN)
         };
@@ -822,21 +831,13 @@ mod native {
             black_box(a.assign(&spec, &config));
         }
         let (result, allocated, peak) = counted(a, &spec, &config);
-        let mut samples = Vec::new();
-        let mut held = None;
-        let end = Instant::now() + Duration::from_secs(5);
-        while samples.len() < 10 || (Instant::now() < end && samples.len() < 2000) {
-            let t = Instant::now();
-            let r = a.assign(&spec, &config);
-            samples.push(t.elapsed().as_secs_f64() * 1e3);
-            held = Some(r);
-        }
-        drop(held);
-        samples.sort_by(|a, b| a.total_cmp(b));
+        let (median, min, runs) = time(Duration::from_secs(5), 10, 2000, || {
+            a.assign(&spec, &config)
+        });
         let out = serde_json::json!({
-            "median": samples[samples.len() / 2],
-            "min": samples[0],
-            "runs": samples.len(),
+            "median": median,
+            "min": min,
+            "runs": runs,
             "allocatedMb": allocated as f64 / 1e6,
             "peakMb": peak as f64 / 1e6,
             "result": serde_json::to_value(AssignmentJson(&result)).expect("result"),
