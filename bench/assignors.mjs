@@ -1,6 +1,7 @@
 // Assignor benchmarks for the wasm build under Node (BENCHMARKS.md, "Assignors").
 //   scripts/build-wasm.sh && node bench/assignors.mjs [--grid] [--filter TEXT] [--quality]
-//     [--kafka DIR | --against DIR [--rate]] [--same-process | --processes N] [--native]
+//     [--kafka DIR [--alternate] | --against DIR [--rate]] [--same-process | --processes N]
+//     [--native]
 // The cases of benches/assignors.rs (bench/INPUTS.md and issue 11), built the
 // same way: S subtopologies `topic-i_subtopology` of P partitions (even i stateful),
 // members `member-i` in process `process-(i div K)`, standby 0 or 1, and one of
@@ -60,13 +61,22 @@
 // beside Kafka's (its thread's allocation counter over the timed calls, per call),
 // and whether the native output is the package's assign() output on the case (it
 // must be: the quality columns are computed from the package's).
+//
+// --alternate (with --kafka): Kafka's side and ours (the package in a Node process of its
+// own, or natively with --native) take turns instead of running one after the other:
+// each warmed up as above (Kafka 5 s, ours 1 s), then told to time calls for 500 ms
+// each in turn, ten times (bench/alternate.mjs), so that both medians are taken over
+// the same stretches of the host's time, 5 s of calls each, with no cap on their number.
+// Run one after the other, each side's median is that of the mix of the host's two
+// speeds its own seconds caught (BENCHMARKS.md, session 23).
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { buildKafka, runKafka } from "./kafka/run.mjs";
-import { median, time, timeBoth, timeWithGc } from "./timing.mjs";
+import { alternate, Served } from "./alternate.mjs";
+import { buildKafka, runKafka, serveKafka } from "./kafka/run.mjs";
+import { median, served, time, timeBoth, timeWithGc } from "./timing.mjs";
 
 const require = createRequire(import.meta.url);
 const pkg = require("../pkg/node.cjs");
@@ -81,6 +91,8 @@ const PROCESSES = processesAt >= 0 ? Math.max(1, Number.parseInt(args[processesA
 // Internal: time one case (by its exact name) and print the timings as JSON.
 const measureAt = args.indexOf("--measure");
 const MEASURE = measureAt >= 0 ? args[measureAt + 1] : null;
+const serveAt = args.indexOf("--serve");
+const SERVE = serveAt >= 0 ? args[serveAt + 1] : null;
 const filterAt = args.indexOf("--filter");
 const FILTER = filterAt >= 0 ? args[filterAt + 1] : null;
 const againstAt = args.indexOf("--against");
@@ -89,6 +101,11 @@ const RATE = args.includes("--rate");
 const NATIVE = args.includes("--native");
 const kafkaAt = args.indexOf("--kafka");
 const KAFKA_BUILD = kafkaAt >= 0 ? kafkaBuild(args[kafkaAt + 1]) : null;
+const ALTERNATE = args.includes("--alternate");
+if (ALTERNATE && !KAFKA_BUILD) {
+  console.error("--alternate takes turns with Kafka's assignor: give --kafka DIR too");
+  process.exit(2);
+}
 
 function kafkaBuild(dir) {
   try {
@@ -139,8 +156,11 @@ const KAFKA = [
   [10000, 100000, 1, "replace", 427, 1, 1, 1, 1, 5, 0, 4999],
 ];
 
+/** Whether Kafka's side has the case (its harness: K = 1, no reported offsets). */
+const kafkaTakes = (c) => c.perProcess === 1 && !c.offsets;
+
 function kafka(c) {
-  if (c.perProcess !== 1 || c.offsets) return null;
+  if (!kafkaTakes(c)) return null;
   if (KAFKA_BUILD) return kafkaMeasured(c);
   const row = KAFKA.find(
     (r) => r[0] === c.members && r[1] === c.subtopologies * c.partitions && r[2] === c.standby && r[3] === c.kind,
@@ -153,7 +173,11 @@ function kafka(c) {
 /** Kafka's assignor on the case, now (--kafka): its time, and the quality figures of
  * its output computed by assignmentQuality on its own input, as for ours. */
 function kafkaMeasured(c) {
-  const r = runKafka(KAFKA_BUILD, c);
+  return kafkaFigures(c, runKafka(KAFKA_BUILD, c));
+}
+
+/** The same from Kafka's harness's answer `r` (run or served). */
+function kafkaFigures(c, r) {
   const { spec, config } = group("sticky", c, () => r.first);
   return {
     ms: r.medianMs,
@@ -451,12 +475,46 @@ function nativeMeasured(name, result) {
       maxBuffer: 1 << 30,
     }),
   );
+  return nativeFigures(r, result);
+}
+
+/** The same from the native benchmark's answer `r` (measured or served). */
+function nativeFigures(r, result) {
   return {
     t: { median: r.median, min: r.min },
     allocatedMb: r.allocatedMb,
     peakMb: r.peakMb,
     same: canonical(r.result) === canonical(result),
   };
+}
+
+/** Kafka's side and ours on one case, taking turns (--alternate): Kafka's figures (as
+ * `kafka()`), ours (`t`, with --native `native` as `nativeMeasured`, else `s` as
+ * `measured`). Kafka warms up first, alone, then ours. */
+async function alternated(c, name, result) {
+  const theirs = serveKafka(KAFKA_BUILD, c);
+  await theirs.next();
+  const ours = NATIVE
+    ? new Served(NATIVE_BENCH, ["--serve", name])
+    : new Served(process.execPath, [fileURLToPath(import.meta.url), "--serve", name, ...(GRID ? ["--grid"] : [])]);
+  await ours.next();
+  await alternate(theirs, ours);
+  const k = kafkaFigures(c, await theirs.done());
+  if (NATIVE) {
+    const native = nativeFigures(await ours.done(), result);
+    return { k, t: native.t, s: null, native };
+  }
+  const { t, s } = await ours.done();
+  return { k, t, s, native: null };
+}
+
+if (SERVE !== null) {
+  const one = [...cases()].find((x) => x.name === SERVE);
+  if (!one) throw new Error(`--serve: no case ${SERVE}`);
+  const { spec, config } = group(one.assignor, one.c);
+  const t = await served(() => assign(one.assignor, spec, config));
+  process.stdout.write(`${JSON.stringify({ t, s: split(one.assignor, spec, config) })}\n`);
+  process.exit(0);
 }
 
 if (MEASURE !== null) {
@@ -478,12 +536,12 @@ if (AGAINST) {
 }
 console.log(
   KAFKA_BUILD
-    ? `Kafka: StickyTaskAssignor measured in this run before ours on each case (source ${KAFKA_BUILD.commit ?? "work tree"}, ${KAFKA_BUILD.java}, bench/kafka/run.mjs)`
+    ? `Kafka: StickyTaskAssignor measured in this run ${ALTERNATE ? "taking turns with ours (500 ms each, ten times)" : "before ours"} on each case (source ${KAFKA_BUILD.commit ?? "work tree"}, ${KAFKA_BUILD.java}, bench/kafka/run.mjs)`
     : "Kafka: the figures of bench/INPUTS.md (2026-12-01); --kafka DIR measures them in this run",
 );
 console.log(
   NATIVE
-    ? "Ours: natively, each case timed in a process of its own (benches/assignors.rs --measure)"
+    ? `Ours: natively, each case timed in a process of its own (benches/assignors.rs ${ALTERNATE ? "--serve" : "--measure"})`
     : SAME_PROCESS
       ? "Ours: every case timed in this process"
       : PROCESSES > 1
@@ -502,15 +560,18 @@ for (const { assignor, c, name } of cases()) {
   const { spec, config } = group(assignor, c);
   const result = assign(assignor, spec, config);
   const ours = figures(assignmentQuality(spec, result, config));
-  const k = kafka(c);
-  const native = NATIVE_BENCH ? nativeMeasured(name, result) : null;
-  const { t, s } = QUALITY_ONLY
-    ? unmeasured
-    : native
-      ? { t: native.t, s: null }
-      : SAME_PROCESS
-        ? await measured(assignor, spec, config)
-        : inOwnProcess(name);
+  const turns = ALTERNATE && !QUALITY_ONLY && kafkaTakes(c) ? await alternated(c, name, result) : null;
+  const k = turns ? turns.k : kafka(c);
+  const native = turns ? turns.native : NATIVE_BENCH ? nativeMeasured(name, result) : null;
+  const { t, s } = turns
+    ? turns
+    : QUALITY_ONLY
+      ? unmeasured
+      : native
+        ? { t: native.t, s: null }
+        : SAME_PROCESS
+          ? await measured(assignor, spec, config)
+          : inOwnProcess(name);
   // Ours, and Kafka's in brackets where it has that figure.
   const pair = (mine, theirs, fmt) => (theirs === undefined ? fmt(mine) : `${fmt(mine)} (${fmt(theirs)})`);
   const cell = (key, fmt) => pair(ours[key], k?.[key], fmt);

@@ -84,3 +84,40 @@ export function timeBoth(fnA, fnB, budgetMs = 3000) {
     return { median: at(s, 0.5), p25: at(s, 0.25), min: s[0], n: s.length };
   });
 }
+
+/** `timeWithGc` taking turns with another process (bench/alternate.mjs): after the
+ * warm-up of `time`, prints {"ready":true} and times calls of `fn` when told, one line
+ * "run MS" at a time (answered {"runs":N}; no cap on their number), until "done" or the
+ * end of its input; then the figures over every timed call. */
+export async function served(fn) {
+  const { createInterface } = await import("node:readline");
+  const pauses = [];
+  const observer = new PerformanceObserver((list) => pauses.push(...list.getEntries()));
+  observer.observe({ entryTypes: ["gc"] });
+  collect();
+  const warm = performance.now();
+  for (let i = 0; i < 10 || performance.now() - warm < 1000; i++) _held = fn();
+  const samples = [];
+  const windows = [];
+  process.stdout.write('{"ready":true}\n');
+  for await (const line of createInterface({ input: process.stdin })) {
+    if (line === "done") break;
+    const ms = /^run (\d+)$/.exec(line)?.[1];
+    if (ms === undefined) throw new Error(`--serve: run MS or done, not ${line}`);
+    const start = performance.now();
+    while (samples.length < 10 || performance.now() - start < Number(ms)) {
+      const t = performance.now();
+      _held = fn();
+      samples.push(performance.now() - t);
+    }
+    windows.push([start, performance.now()]);
+    process.stdout.write(`{"runs":${samples.length}}\n`);
+  }
+  _held = undefined;
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  observer.disconnect();
+  let gc = 0;
+  for (const e of pauses) if (windows.some(([s, t]) => e.startTime >= s && e.startTime < t)) gc += e.duration;
+  samples.sort((a, b) => a - b);
+  return { median: median(samples), min: samples[0], runs: samples.length, gcPerCall: gc / samples.length };
+}

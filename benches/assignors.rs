@@ -20,7 +20,8 @@
 //!   `--quality` skips the timing (quality figures only, fast); `--once` runs each
 //!   case's assignment once, nothing else (for callgrind, see `measured`).
 //! - `cargo bench --bench assignors -- --measure LABEL` times one case as Kafka's harness
-//!   times its own and prints JSON (`node bench/assignors.mjs --native` runs it).
+//!   times its own and prints JSON (`node bench/assignors.mjs --native` runs it);
+//!   `--serve LABEL` times it when told, taking turns with Kafka's (`--alternate`).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -639,9 +640,23 @@ mod native {
         budget: Duration,
         min_runs: usize,
         max_runs: usize,
-        mut f: impl FnMut() -> R,
+        f: impl FnMut() -> R,
     ) -> (f64, f64, usize) {
         let mut samples = Vec::new();
+        sample(&mut samples, budget, min_runs, max_runs, f);
+        middle(samples)
+    }
+
+    /// Appends the times (ms) of calls to `f` to `samples`, until it holds `min_runs`
+    /// and then until `budget` has passed or it holds `max_runs`; each result held until
+    /// the next is made (as Kafka's harness and a caller hold theirs).
+    fn sample<R>(
+        samples: &mut Vec<f64>,
+        budget: Duration,
+        min_runs: usize,
+        max_runs: usize,
+        mut f: impl FnMut() -> R,
+    ) {
         let start = Instant::now();
         // Profiling the assignment alone runs for the whole budget.
         let cap = if std::env::var_os("ASSIGN_ONLY").is_some() {
@@ -657,6 +672,10 @@ mod native {
             previous = Some(r);
         }
         drop(previous);
+    }
+
+    /// Median (the upper middle, as Kafka's harness takes it), minimum and count.
+    fn middle(mut samples: Vec<f64>) -> (f64, f64, usize) {
         samples.sort_by(|a, b| a.total_cmp(b));
         (samples[samples.len() / 2], samples[0], samples.len())
     }
@@ -819,7 +838,7 @@ mod native {
     /// printed as JSON with the bytes of one assignment and its result, so that
     /// `node bench/assignors.mjs --native` sets it beside Kafka's in one run and checks
     /// that it is the package's output.
-    fn measure_one(label: &str) {
+    fn measure_one(label: &str, serve: bool) {
         let (assignor, case) = rows(true)
             .into_iter()
             .find(|(a, c)| c.label(a) == label)
@@ -831,9 +850,14 @@ mod native {
             black_box(a.assign(&spec, &config));
         }
         let (result, allocated, peak) = counted(a, &spec, &config);
-        let (median, min, runs) = time(Duration::from_secs(5), 10, 2000, || {
-            a.assign(&spec, &config)
-        });
+        let mut samples = Vec::new();
+        let mut call = || a.assign(&spec, &config);
+        if serve {
+            served(&mut samples, &mut call);
+        } else {
+            sample(&mut samples, Duration::from_secs(5), 10, 2000, call);
+        }
+        let (median, min, runs) = middle(samples);
         let out = serde_json::json!({
             "median": median,
             "min": min,
@@ -845,14 +869,50 @@ mod native {
         println!("{out}");
     }
 
+    /// `--serve LABEL`: as `--measure`, but the calls are timed when told, for ours and
+    /// Kafka's to take turns on the host (`node bench/assignors.mjs --native
+    /// --alternate`; the protocol of `bench/kafka/KafkaAssign.java`'s "serve"): after
+    /// the warm-up `{"ready":true}`, then per line "run MS" calls for MS ms (no cap on
+    /// their number) answered `{"runs":N}`, until "done" or the end of the input.
+    fn served<R>(samples: &mut Vec<f64>, mut call: impl FnMut() -> R) {
+        use std::io::{BufRead, Write};
+        let say = |line: String| {
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "{line}")
+                .and_then(|()| out.flush())
+                .expect("stdout");
+        };
+        say(r#"{"ready":true}"#.to_owned());
+        for line in std::io::stdin().lock().lines() {
+            let line = line.expect("stdin");
+            if line == "done" {
+                break;
+            }
+            let ms: u64 = line
+                .strip_prefix("run ")
+                .and_then(|ms| ms.trim().parse().ok())
+                .unwrap_or_else(|| panic!("--serve: run MS or done, not {line}"));
+            sample(
+                samples,
+                Duration::from_millis(ms),
+                10,
+                usize::MAX,
+                &mut call,
+            );
+            say(format!(r#"{{"runs":{}}}"#, samples.len()));
+        }
+    }
+
     pub fn main() {
         let args: Vec<String> = std::env::args().collect();
-        if let Some(label) = args
-            .iter()
-            .position(|a| a == "--measure")
-            .and_then(|i| args.get(i + 1))
-        {
-            return measure_one(label);
+        for (flag, serve) in [("--measure", false), ("--serve", true)] {
+            if let Some(label) = args
+                .iter()
+                .position(|a| a == flag)
+                .and_then(|i| args.get(i + 1))
+            {
+                return measure_one(label, serve);
+            }
         }
         let has = |flag: &str| args.iter().any(|a| a == flag);
         let filter = args

@@ -24,7 +24,14 @@ import java.util.TreeSet;
  * exactly as bench/assignors.mjs builds ours (same members, processes, subtopologies, and the
  * same leave / join / replace of the reassignment cases, from Kafka's own initial assignment).
  *
- *   java KafkaAssign MEMBERS SUBTOPOLOGIES PARTITIONS STANDBYS KIND [WARMUP_MS MEASURE_MS]
+ *   java KafkaAssign MEMBERS SUBTOPOLOGIES PARTITIONS STANDBYS KIND [WARMUP_MS MEASURE_MS [serve]]
+ *
+ * With "serve" it times nothing by itself: after the warm-up it prints {"ready":true} and
+ * then times calls when told, for ours and Kafka's to take turns on the host (the
+ * alternated comparison of bench/assignors.mjs): each line "run MS" times calls for MS ms
+ * and answers {"runs":N}; "done" (or the end of its input) prints the line below over all
+ * calls timed so far, without the cap of 2 000 calls (each side's window is then equal in
+ * time).
  *
  * Prints one line of JSON: the median and minimum of the timed assign() (after a warm-up,
  * as a warm broker runs it), the number of timed runs, the collectors' time and the bytes
@@ -125,35 +132,84 @@ public final class KafkaAssign {
         }
         GroupSpecImpl spec = new GroupSpecImpl(specMembers, configs);
 
-        GroupAssignment result = null;
-        long warmEnd = System.nanoTime() + warmupMs * 1_000_000;
-        for (int r = 0; r < 10 || System.nanoTime() < warmEnd; r++) result = assignor.assign(spec, topology);
-        List<Double> samples = new ArrayList<>();
-        long gcBefore = gcMillis();
-        long allocatedBefore = allocatedBytes();
-        long end = System.nanoTime() + measureMs * 1_000_000;
-        while (samples.size() < 10 || (System.nanoTime() < end && samples.size() < 2000)) {
-            long t = System.nanoTime();
-            result = assignor.assign(spec, topology);
-            samples.add((System.nanoTime() - t) / 1e6);
+        Timer timer = new Timer(assignor, spec, topology);
+        timer.warmUp(warmupMs);
+        if (args.length > 7 && args[7].equals("serve")) {
+            timer.serve();
+        } else {
+            timer.time(measureMs, 2000);
         }
-        long gcMs = gcMillis() - gcBefore;
-        long allocated = allocatedBytes() - allocatedBefore;
-        Collections.sort(samples);
+        timer.print(first);
+    }
 
-        StringBuilder out = new StringBuilder();
-        out.append("{\"medianMs\":").append(samples.get(samples.size() / 2))
-            .append(",\"minMs\":").append(samples.get(0))
-            .append(",\"runs\":").append(samples.size())
-            .append(",\"gcMs\":").append(gcMs)
-            .append(",\"allocatedBytes\":").append(allocated)
-            .append(",\"java\":\"").append(System.getProperty("java.version")).append('"')
-            .append(",\"first\":");
-        assignment(out, first);
-        out.append(",\"result\":");
-        assignment(out, result);
-        out.append('}');
-        System.out.println(out);
+    /** Calls timed, each result held until the next (as a caller holds its assignment). */
+    private static final class Timer {
+        private final StickyTaskAssignor assignor;
+        private final GroupSpecImpl spec;
+        private final Topology topology;
+        private final List<Double> samples = new ArrayList<>();
+        private GroupAssignment result;
+        private long gcMs;
+        private long allocated;
+
+        Timer(StickyTaskAssignor assignor, GroupSpecImpl spec, Topology topology) {
+            this.assignor = assignor;
+            this.spec = spec;
+            this.topology = topology;
+        }
+
+        void warmUp(long warmupMs) {
+            long warmEnd = System.nanoTime() + warmupMs * 1_000_000;
+            for (int r = 0; r < 10 || System.nanoTime() < warmEnd; r++) result = assignor.assign(spec, topology);
+        }
+
+        /** At least 10 calls (across windows), then calls until `ms` have passed or `max` calls are timed. */
+        void time(long ms, int max) {
+            long gcBefore = gcMillis();
+            long allocatedBefore = allocatedBytes();
+            long end = System.nanoTime() + ms * 1_000_000;
+            while (samples.size() < 10 || (System.nanoTime() < end && samples.size() < max)) {
+                long t = System.nanoTime();
+                result = assignor.assign(spec, topology);
+                samples.add((System.nanoTime() - t) / 1e6);
+            }
+            gcMs += gcMillis() - gcBefore;
+            allocated += allocatedBytes() - allocatedBefore;
+        }
+
+        void serve() {
+            System.out.println("{\"ready\":true}");
+            System.out.flush();
+            java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
+            try {
+                for (String line = in.readLine(); line != null && !line.equals("done"); line = in.readLine()) {
+                    if (!line.startsWith("run ")) throw new IllegalArgumentException("serve: run MS or done, not " + line);
+                    time(Long.parseLong(line.substring(4).trim()), Integer.MAX_VALUE);
+                    System.out.println("{\"runs\":" + samples.size() + "}");
+                    System.out.flush();
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+
+        void print(GroupAssignment first) {
+            List<Double> sorted = new ArrayList<>(samples);
+            Collections.sort(sorted);
+            StringBuilder out = new StringBuilder();
+            out.append("{\"medianMs\":").append(sorted.get(sorted.size() / 2))
+                .append(",\"minMs\":").append(sorted.get(0))
+                .append(",\"runs\":").append(sorted.size())
+                .append(",\"gcMs\":").append(gcMs)
+                .append(",\"allocatedBytes\":").append(allocated)
+                .append(",\"java\":\"").append(System.getProperty("java.version")).append('"')
+                .append(",\"first\":");
+            assignment(out, first);
+            out.append(",\"result\":");
+            assignment(out, result);
+            out.append('}');
+            System.out.println(out);
+        }
     }
 
     /** The collectors' accumulated time (ms), young and old generation: the JVM's side of

@@ -13,6 +13,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { Served } from "../alternate.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const KAFKA_FILES = [
@@ -102,4 +103,11 @@ export function runKafka(build, c, warmupMs = 5000, measureMs = 5000) {
     stdio: ["ignore", "pipe", "inherit"],
   });
   return JSON.parse(text);
+}
+
+/** The same case on Kafka's assignor in "serve" mode (bench/alternate.mjs): a process
+ * that, after the warm-up, times calls when told; its `done()` gives runKafka's figures. */
+export function serveKafka(build, c, warmupMs = 5000) {
+  const args = [c.members, c.subtopologies, c.partitions, c.standby, c.kind, warmupMs, 0].map(String);
+  return new Served("java", ["-cp", build.classes, "KafkaAssign", ...args, "serve"]);
 }
