@@ -64,8 +64,8 @@
 //
 // --alternate (with --kafka): Kafka's side and ours (the package in a Node process of its
 // own, or natively with --native) take turns instead of running one after the other:
-// each warmed up as above (Kafka 5 s, ours 1 s), then told to time calls for 500 ms
-// each in turn, ten times (bench/alternate.mjs), so that both medians are taken over
+// each warmed up as above (Kafka 5 s, ours 1 s), then told to time calls for 100 ms
+// each in turn, fifty times (bench/alternate.mjs), so that both medians are taken over
 // the same stretches of the host's time, 5 s of calls each, with no cap on their number.
 // Run one after the other, each side's median is that of the mix of the host's two
 // speeds its own seconds caught (BENCHMARKS.md, session 23).
@@ -536,7 +536,7 @@ if (AGAINST) {
 }
 console.log(
   KAFKA_BUILD
-    ? `Kafka: StickyTaskAssignor measured in this run ${ALTERNATE ? "taking turns with ours (500 ms each, ten times)" : "before ours"} on each case (source ${KAFKA_BUILD.commit ?? "work tree"}, ${KAFKA_BUILD.java}, bench/kafka/run.mjs)`
+    ? `Kafka: StickyTaskAssignor measured in this run ${ALTERNATE ? "taking turns with ours (100 ms each, fifty times)" : "before ours"} on each case (source ${KAFKA_BUILD.commit ?? "work tree"}, ${KAFKA_BUILD.java}, bench/kafka/run.mjs)`
     : "Kafka: the figures of bench/INPUTS.md (2026-12-01); --kafka DIR measures them in this run",
 );
 console.log(

@@ -133,13 +133,30 @@ impl<'a> DenseAssignment<'a> {
                 .map(|s| Arc::from(&**s))
                 .collect(),
         );
+        // One pass over the sorted tasks, a run closed where the subtopology changes (a
+        // spread list is mostly runs of one task: a scan per run cost more).
         let set = |m: usize, role: usize| -> TaskSet {
             let tasks = self.lists[role].of(m);
-            let mut runs = Vec::with_capacity(tasks.len().min(ids.len()));
+            let mut runs: Vec<(u32, u32)> = Vec::with_capacity(tasks.len().min(ids.len()));
             let mut partitions = Vec::with_capacity(tasks.len());
-            for (s, run) in self.runs(m, role) {
-                partitions.extend(run.map(|p| p as i32));
-                runs.push((s as u32, partitions.len() as u32));
+            let mut open: Option<(u32, u32)> = None;
+            for &t in tasks {
+                let s = self.subtopology_of[t as usize];
+                let lo = match open {
+                    Some((current, lo)) if current == s => lo,
+                    _ => {
+                        if let Some((current, _)) = open {
+                            runs.push((current, partitions.len() as u32));
+                        }
+                        let lo = self.base[s as usize];
+                        open = Some((s, lo));
+                        lo
+                    }
+                };
+                partitions.push((t - lo) as i32);
+            }
+            if let Some((current, _)) = open {
+                runs.push((current, partitions.len() as u32));
             }
             TaskSet::from_table_runs(&ids, runs, partitions)
         };
