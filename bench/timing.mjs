@@ -19,20 +19,32 @@ let _held;
  * evening) the median of a 0.2 ms case was that of a 0.1 s window: 0.35 ms in one run,
  * 0.21 in the next. */
 export function time(fn, budgetMs = 1500) {
-  collect();
-  const warm = performance.now();
-  for (let i = 0; i < 10 || performance.now() - warm < 1000; i++) _held = fn();
+  warmUp(fn);
   const samples = [];
   const start = performance.now();
-  while (samples.length < 5 || (performance.now() - start < budgetMs && samples.length < 2000)) {
-    const t = performance.now();
-    _held = fn();
-    samples.push(performance.now() - t);
-  }
+  sample(samples, fn, budgetMs, 5, 2000);
   const end = performance.now();
   _held = undefined;
   samples.sort((a, b) => a - b);
   return { median: median(samples), min: samples[0], runs: samples.length, start, end };
+}
+
+/** From a collected heap, at least 10 calls and 1 s of them, results held. */
+function warmUp(fn) {
+  collect();
+  const warm = performance.now();
+  for (let i = 0; i < 10 || performance.now() - warm < 1000; i++) _held = fn();
+}
+
+/** Appends the times of calls of `fn` to `samples` until it holds `minRuns`, then until
+ * `budgetMs` have passed or it holds `maxRuns`; each result held until the next. */
+function sample(samples, fn, budgetMs, minRuns, maxRuns) {
+  const start = performance.now();
+  while (samples.length < minRuns || (performance.now() - start < budgetMs && samples.length < maxRuns)) {
+    const t = performance.now();
+    _held = fn();
+    samples.push(performance.now() - t);
+  }
 }
 
 /** The middle value of `xs` (the upper one of an even count), as Kafka's harness takes
@@ -94,9 +106,7 @@ export async function served(fn) {
   const pauses = [];
   const observer = new PerformanceObserver((list) => pauses.push(...list.getEntries()));
   observer.observe({ entryTypes: ["gc"] });
-  collect();
-  const warm = performance.now();
-  for (let i = 0; i < 10 || performance.now() - warm < 1000; i++) _held = fn();
+  warmUp(fn);
   const samples = [];
   const windows = [];
   process.stdout.write('{"ready":true}\n');
@@ -105,11 +115,7 @@ export async function served(fn) {
     const ms = /^run (\d+)$/.exec(line)?.[1];
     if (ms === undefined) throw new Error(`--serve: run MS or done, not ${line}`);
     const start = performance.now();
-    while (samples.length < 10 || performance.now() - start < Number(ms)) {
-      const t = performance.now();
-      _held = fn();
-      samples.push(performance.now() - t);
-    }
+    sample(samples, fn, Number(ms), 10, Number.POSITIVE_INFINITY);
     windows.push([start, performance.now()]);
     process.stdout.write(`{"runs":${samples.length}}\n`);
   }

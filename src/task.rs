@@ -87,6 +87,11 @@ pub struct TaskSet {
     partitions: Vec<i32>,
 }
 
+/// A set's id table as a slice (empty when it has none).
+fn table_of(ids: &Option<IdTable>) -> &[Arc<str>] {
+    ids.as_deref().map_or(&[], Vec::as_slice)
+}
+
 /// By content: two sets with different id tables are equal when they hold the same
 /// tasks.
 impl PartialEq for TaskSet {
@@ -147,7 +152,7 @@ impl TaskSet {
     }
 
     fn table(&self) -> &[Arc<str>] {
-        self.ids.as_deref().map_or(&[], Vec::as_slice)
+        table_of(&self.ids)
     }
 
     fn find(&self, subtopology: &str) -> Result<usize, usize> {
@@ -480,7 +485,8 @@ impl TaskSet {
 
     /// Keeps only tasks for which `keep` holds.
     pub fn retain(&mut self, mut keep: impl FnMut(&str, i32) -> bool) {
-        let table = self.ids.as_deref().map_or(&[][..], Vec::as_slice);
+        // The field alone: `partitions` changes while the table is read.
+        let table = table_of(&self.ids);
         let mut kept = 0usize;
         let mut start = 0usize;
         let mut runs = 0usize;
