@@ -1,8 +1,8 @@
 //! Tasks and sets of tasks: a task is (subtopology id, partition).
 #![allow(
     clippy::indexing_slicing,
-    reason = "TaskSet's runs index its own partitions vector and id table: the runs are \
-              built together with them (asserted in `from_table_runs`), so the bounds \
+    reason = "TaskSet's runs index its own partitions (in the same vector) and id table: \
+              the runs are built together with them (asserted in `RunsBuilder::finish`), so the bounds \
               hold by construction"
 )]
 
@@ -69,22 +69,26 @@ impl std::fmt::Display for TaskId {
 pub(crate) type IdTable = Arc<Vec<Arc<str>>>;
 
 /// A set of tasks grouped by subtopology, iterated in sorted order (ties break on
-/// sorted ids everywhere). Never holds an empty per-subtopology list. The partitions
-/// of all subtopologies lie in one sorted-per-run vector, and each run names its
-/// subtopology by its place in a table of ids that the sets of one assignment share
-/// (`from_table_runs`): the assignors build one set per member and role, each member
-/// holding a few tasks of many subtopologies, so a set costs two allocations and one
-/// reference count however many subtopologies it spans (one `Arc<str>` per run before:
-/// their counts were a sixth of a native 1 000 x 10 000 assignment, built and dropped).
+/// sorted ids everywhere). Never holds an empty per-subtopology list. Each run names
+/// its subtopology by its place in a table of ids that the sets of one assignment
+/// share (`RunsBuilder`), and the runs and all their partitions lie in one vector: the
+/// assignors build one set per member and role, each member holding a few tasks of
+/// many subtopologies, so a set costs one allocation and one reference count however
+/// many subtopologies it spans. (One `Arc<str>` per run before: their counts were a
+/// sixth of a native 1 000 x 10 000 assignment. Then a vector of runs and another of
+/// partitions: one allocation fewer per set took 2-8% off the native 1 000 x 10 000
+/// assignments; BENCHMARKS.md, session 26.)
 #[derive(Clone, Default)]
 pub struct TaskSet {
     /// Subtopology ids, strictly increasing; a superset of those the runs name.
     ids: Option<IdTable>,
-    /// Per subtopology (strictly increasing places in `ids`): its place and where its
-    /// partitions end in `partitions` (each run non-empty).
-    runs: Vec<(u32, u32)>,
-    /// Each run's partitions, strictly increasing within the run.
-    partitions: Vec<i32>,
+    /// The runs, then the partitions. Run `i` is `data[2i]`, its subtopology's place in
+    /// `ids` (strictly increasing from run to run), and `data[2i + 1]`, where its
+    /// partitions end among the partitions (each run non-empty); each run's partitions
+    /// are strictly increasing.
+    data: Vec<i32>,
+    /// How many runs `data` starts with.
+    runs: usize,
 }
 
 /// A set's id table as a slice (empty when it has none).
@@ -101,17 +105,14 @@ impl PartialEq for TaskSet {
             (None, None) => true,
             _ => false,
         };
-        if self.partitions != other.partitions || self.runs.len() != other.runs.len() {
+        if self.runs != other.runs || self.all_partitions() != other.all_partitions() {
             return false;
         }
         if same_table {
-            return self.runs == other.runs;
+            return self.data[..2 * self.runs] == other.data[..2 * other.runs];
         }
         let (a, b) = (self.table(), other.table());
-        self.runs
-            .iter()
-            .zip(&other.runs)
-            .all(|(&(i, x), &(j, y))| x == y && a[i as usize] == b[j as usize])
+        (0..self.runs).all(|i| self.end(i) == other.end(i) && a[self.slot(i)] == b[other.slot(i)])
     }
 }
 
@@ -119,7 +120,7 @@ impl Eq for TaskSet {}
 
 impl std::hash::Hash for TaskSet {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        state.write_usize(self.runs.len());
+        state.write_usize(self.runs);
         for (s, ps) in self.subtopologies() {
             s.hash(state);
             ps.hash(state);
@@ -146,6 +147,87 @@ impl PartialOrd for TaskSet {
     }
 }
 
+/// Builds a set in the invariant form over a shared id table, in one allocation, from
+/// its partitions given in set order (subtopologies by their place in the table, then
+/// partitions, each strictly increasing). `runs` and `tasks` say how many of each to
+/// make room for: exact counts spare a move of the partitions at the end.
+pub(crate) struct RunsBuilder {
+    data: Vec<i32>,
+    /// Runs with room at the front of `data`, and runs opened so far.
+    reserved: usize,
+    opened: usize,
+}
+
+impl RunsBuilder {
+    pub(crate) fn new(runs: usize, tasks: usize) -> Self {
+        let mut data = Vec::with_capacity(2 * runs + tasks);
+        data.resize(2 * runs, 0);
+        RunsBuilder {
+            data,
+            reserved: runs,
+            opened: 0,
+        }
+    }
+
+    /// Opens the next run, of the subtopology at `slot`.
+    fn open(&mut self, slot: u32) {
+        if self.opened == self.reserved {
+            let at = 2 * self.reserved;
+            self.data.splice(at..at, [0, 0]);
+            self.reserved += 1;
+        }
+        self.data[2 * self.opened] = slot as i32;
+        self.opened += 1;
+    }
+
+    /// Records where the last run's partitions end.
+    fn close(&mut self) {
+        let end = self.data.len() - 2 * self.reserved;
+        self.data[2 * self.opened - 1] = end as i32;
+    }
+
+    /// Appends one partition of the subtopology at `slot`: to the last run when it is
+    /// that subtopology's, else to a new run.
+    pub(crate) fn push(&mut self, slot: u32, partition: i32) {
+        if self.opened == 0 || self.data[2 * (self.opened - 1)] != slot as i32 {
+            self.open(slot);
+        }
+        self.data.push(partition);
+        self.close();
+    }
+
+    /// Appends a run: the subtopology at `slot` and its partitions (not empty).
+    pub(crate) fn push_run(&mut self, slot: u32, partitions: &[i32]) {
+        self.open(slot);
+        self.data.extend_from_slice(partitions);
+        self.close();
+    }
+
+    /// The set, its runs naming places in `ids`.
+    pub(crate) fn finish(mut self, ids: &IdTable) -> TaskSet {
+        if self.opened < self.reserved {
+            self.data.drain(2 * self.opened..2 * self.reserved);
+        }
+        let set = TaskSet {
+            ids: (self.opened > 0).then(|| ids.clone()),
+            data: self.data,
+            runs: self.opened,
+        };
+        debug_assert!(ids.windows(2).all(|w| w[0] < w[1]));
+        debug_assert!((1..set.runs).all(|i| set.slot(i - 1) < set.slot(i)));
+        debug_assert!((0..set.runs).all(|i| set.slot(i) < ids.len()));
+        debug_assert!((0..set.runs).all(|i| {
+            let ps = set.run(i);
+            !ps.is_empty() && ps.windows(2).all(|w| w[0] < w[1])
+        }));
+        debug_assert_eq!(
+            set.runs.checked_sub(1).map_or(0, |last| set.end(last)),
+            set.len()
+        );
+        set
+    }
+}
+
 impl TaskSet {
     pub fn new() -> Self {
         TaskSet::default()
@@ -155,25 +237,44 @@ impl TaskSet {
         table_of(&self.ids)
     }
 
-    fn find(&self, subtopology: &str) -> Result<usize, usize> {
-        let table = self.table();
-        self.runs
-            .binary_search_by(|&(k, _)| (*table[k as usize]).cmp(subtopology))
+    /// Run `i`'s subtopology's place in the id table.
+    fn slot(&self, i: usize) -> usize {
+        self.data[2 * i] as usize
     }
 
-    /// Where run `i`'s partitions start and end.
+    /// Where run `i`'s partitions end among all partitions.
+    fn end(&self, i: usize) -> usize {
+        self.data[2 * i + 1] as usize
+    }
+
+    /// Every run's partitions, in run order.
+    fn all_partitions(&self) -> &[i32] {
+        &self.data[2 * self.runs..]
+    }
+
+    fn find(&self, subtopology: &str) -> Result<usize, usize> {
+        let table = self.table();
+        let (mut lo, mut hi) = (0, self.runs);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match (*table[self.slot(mid)]).cmp(subtopology) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Ok(mid),
+            }
+        }
+        Err(lo)
+    }
+
+    /// Where run `i`'s partitions start and end among all partitions.
     fn bounds(&self, i: usize) -> (usize, usize) {
-        let start = if i == 0 {
-            0
-        } else {
-            self.runs[i - 1].1 as usize
-        };
-        (start, self.runs[i].1 as usize)
+        let start = if i == 0 { 0 } else { self.end(i - 1) };
+        (start, self.end(i))
     }
 
     fn run(&self, i: usize) -> &[i32] {
         let (lo, hi) = self.bounds(i);
-        &self.partitions[lo..hi]
+        &self.all_partitions()[lo..hi]
     }
 
     fn get(&self, subtopology: &str) -> Option<&[i32]> {
@@ -186,21 +287,15 @@ impl TaskSet {
         // The upper bound: a filtered iterator's lower one is 0.
         let n = runs.size_hint().1.unwrap_or(0);
         let mut ids = Vec::with_capacity(n);
-        let mut set = TaskSet {
-            ids: None,
-            runs: Vec::with_capacity(n),
-            partitions: Vec::with_capacity(size),
-        };
+        let mut set = RunsBuilder::new(n, size);
         for (s, ps) in runs {
-            set.partitions.extend_from_slice(ps);
-            set.runs
-                .push((ids.len() as u32, set.partitions.len() as u32));
+            set.push_run(ids.len() as u32, ps);
             ids.push(s);
         }
-        if !ids.is_empty() {
-            set.ids = Some(Arc::new(ids));
+        if ids.is_empty() {
+            return TaskSet::new();
         }
-        set
+        set.finish(&Arc::new(ids))
     }
 
     /// Sorts and merges raw (subtopology, partitions) entries into the invariant form.
@@ -286,13 +381,11 @@ impl TaskSet {
             size += ps.len();
         }
         if in_form {
-            let mut runs = Vec::with_capacity(entries.len());
-            let mut partitions = Vec::with_capacity(size);
+            let mut set = RunsBuilder::new(entries.len(), size);
             for &(id, ps) in entries {
-                partitions.extend_from_slice(ps);
-                runs.push((*ranks.get(id)? as u32, partitions.len() as u32));
+                set.push_run(*ranks.get(id)? as u32, ps);
             }
-            return Some(Self::from_table_runs(sorted, runs, partitions));
+            return Some(set.finish(sorted));
         }
         let entries = entries
             .iter()
@@ -316,35 +409,6 @@ impl TaskSet {
         Self::normalized(runs)
     }
 
-    /// Runs already in the invariant form, as the assignors build them: `ids` the
-    /// shared table (strictly increasing), `runs` (place in `ids`, strictly increasing;
-    /// end of its partitions in `partitions`), each run's partitions strictly
-    /// increasing and not empty. Taken as they are, without the checks of
-    /// `from_sorted_runs`.
-    pub(crate) fn from_table_runs(
-        ids: &IdTable,
-        runs: Vec<(u32, u32)>,
-        partitions: Vec<i32>,
-    ) -> Self {
-        let set = TaskSet {
-            ids: (!runs.is_empty()).then(|| ids.clone()),
-            runs,
-            partitions,
-        };
-        debug_assert!(ids.windows(2).all(|w| w[0] < w[1]));
-        debug_assert!(set.runs.windows(2).all(|w| w[0].0 < w[1].0));
-        debug_assert!(set.runs.iter().all(|r| (r.0 as usize) < ids.len()));
-        debug_assert!((0..set.runs.len()).all(|i| {
-            let ps = set.run(i);
-            !ps.is_empty() && ps.windows(2).all(|w| w[0] < w[1])
-        }));
-        debug_assert_eq!(
-            set.runs.last().map_or(0, |r| r.1 as usize),
-            set.partitions.len()
-        );
-        set
-    }
-
     /// The place of `subtopology` in the id table, added there if missing (a table
     /// shared with other sets is copied first).
     fn place(&mut self, subtopology: &str) -> u32 {
@@ -354,9 +418,9 @@ impl TaskSet {
         };
         let ids = self.ids.get_or_insert_with(Default::default);
         Arc::make_mut(ids).insert(k, Arc::from(subtopology));
-        for run in &mut self.runs {
-            if run.0 >= k as u32 {
-                run.0 += 1;
+        for i in 0..self.runs {
+            if self.data[2 * i] >= k as i32 {
+                self.data[2 * i] += 1;
             }
         }
         k as u32
@@ -366,25 +430,22 @@ impl TaskSet {
         let (i, at) = match self.find(subtopology) {
             Ok(i) => {
                 let (lo, hi) = self.bounds(i);
-                match self.partitions[lo..hi].binary_search(&partition) {
+                match self.all_partitions()[lo..hi].binary_search(&partition) {
                     Ok(_) => return false,
                     Err(j) => (i, lo + j),
                 }
             }
             Err(i) => {
-                let at = if i == 0 {
-                    0
-                } else {
-                    self.runs[i - 1].1 as usize
-                };
+                let at = if i == 0 { 0 } else { self.end(i - 1) };
                 let k = self.place(subtopology);
-                self.runs.insert(i, (k, at as u32));
+                self.data.splice(2 * i..2 * i, [k as i32, at as i32]);
+                self.runs += 1;
                 (i, at)
             }
         };
-        self.partitions.insert(at, partition);
-        for run in &mut self.runs[i..] {
-            run.1 += 1;
+        self.data.insert(2 * self.runs + at, partition);
+        for r in i..self.runs {
+            self.data[2 * r + 1] += 1;
         }
         true
     }
@@ -398,15 +459,16 @@ impl TaskSet {
             return false;
         };
         let (lo, hi) = self.bounds(i);
-        let Ok(j) = self.partitions[lo..hi].binary_search(&partition) else {
+        let Ok(j) = self.all_partitions()[lo..hi].binary_search(&partition) else {
             return false;
         };
-        self.partitions.remove(lo + j);
-        for run in &mut self.runs[i..] {
-            run.1 -= 1;
+        self.data.remove(2 * self.runs + lo + j);
+        for r in i..self.runs {
+            self.data[2 * r + 1] -= 1;
         }
         if hi - lo == 1 {
-            self.runs.remove(i);
+            self.data.drain(2 * i..2 * i + 2);
+            self.runs -= 1;
         }
         true
     }
@@ -421,11 +483,11 @@ impl TaskSet {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.runs.is_empty()
+        self.runs == 0
     }
 
     pub fn len(&self) -> usize {
-        self.partitions.len()
+        self.data.len() - 2 * self.runs
     }
 
     /// (subtopology, partition) pairs in sorted order.
@@ -441,12 +503,13 @@ impl TaskSet {
     /// Each subtopology with its sorted partitions.
     pub fn subtopologies(&self) -> impl Iterator<Item = (&str, &[i32])> {
         let table = self.table();
+        let (runs, partitions) = self.data.split_at(2 * self.runs);
         let mut start = 0usize;
-        self.runs.iter().map(move |&(k, end)| {
-            let end = end as usize;
-            let ps = &self.partitions[start..end];
+        runs.chunks_exact(2).map(move |run| {
+            let end = run[1] as usize;
+            let ps = &partitions[start..end];
             start = end;
-            (&*table[k as usize], ps)
+            (&*table[run[0] as usize], ps)
         })
     }
 
@@ -485,31 +548,34 @@ impl TaskSet {
 
     /// Keeps only tasks for which `keep` holds.
     pub fn retain(&mut self, mut keep: impl FnMut(&str, i32) -> bool) {
-        // The field alone: `partitions` changes while the table is read.
+        // The field alone: `data` changes while the table is read.
         let table = table_of(&self.ids);
+        let base = 2 * self.runs;
+        // Kept partitions and runs are written over those already read.
         let mut kept = 0usize;
         let mut start = 0usize;
         let mut runs = 0usize;
-        for i in 0..self.runs.len() {
-            let end = self.runs[i].1 as usize;
-            let id = &*table[self.runs[i].0 as usize];
+        for i in 0..self.runs {
+            let (slot, end) = (self.data[2 * i], self.data[2 * i + 1] as usize);
+            let id = &*table[slot as usize];
             let before = kept;
             for j in start..end {
-                let p = self.partitions[j];
+                let p = self.data[base + j];
                 if keep(id, p) {
-                    self.partitions[kept] = p;
+                    self.data[base + kept] = p;
                     kept += 1;
                 }
             }
             start = end;
             if kept > before {
-                self.runs.swap(runs, i);
-                self.runs[runs].1 = kept as u32;
+                self.data[2 * runs] = slot;
+                self.data[2 * runs + 1] = kept as i32;
                 runs += 1;
             }
         }
-        self.runs.truncate(runs);
-        self.partitions.truncate(kept);
+        self.data.truncate(base + kept);
+        self.data.drain(2 * runs..base);
+        self.runs = runs;
     }
 }
 
@@ -594,7 +660,14 @@ mod tests {
             h.finish()
         };
         let table: IdTable = Arc::new(["a", "b", "c"].into_iter().map(Arc::from).collect());
-        let shared = TaskSet::from_table_runs(&table, vec![(0, 1), (2, 3)], vec![4, 1, 2]);
+        let on_table = |runs: &[(u32, &[i32])]| {
+            let mut set = RunsBuilder::new(runs.len(), 3);
+            for &(slot, ps) in runs {
+                set.push_run(slot, ps);
+            }
+            set.finish(&table)
+        };
+        let shared = on_table(&[(0, &[4]), (2, &[1, 2])]);
         let mut other = shared.clone();
         // An id the table lacks: `other` gets a table of its own, `shared` keeps its;
         // the next new id goes into that table in place.
@@ -623,11 +696,45 @@ mod tests {
         assert!(other.remove("bb", 7) && other.remove("b", 0));
         assert_eq!(other, shared);
         assert_eq!(hash(&other), hash(&shared));
-        let b_not_a = TaskSet::from_table_runs(&table, vec![(1, 1), (2, 3)], vec![4, 1, 2]);
+        let b_not_a = on_table(&[(1, &[4]), (2, &[1, 2])]);
         assert_ne!(b_not_a, shared);
         assert!(shared < b_not_a);
         assert!(!b_not_a.contains("a", 4) && b_not_a.contains("b", 4));
-        assert!(TaskSet::from_table_runs(&table, vec![], vec![]) == TaskSet::new());
+        assert!(on_table(&[]) == TaskSet::new());
+    }
+
+    #[test]
+    fn a_built_set_is_the_same_whatever_room_its_builder_made() {
+        let table: IdTable = Arc::new(["a", "b", "c"].into_iter().map(Arc::from).collect());
+        let tasks = [(0, 3), (0, 5), (1, 0), (2, 1), (2, 2)];
+        let expected: TaskSet = [("a", 3), ("a", 5), ("b", 0), ("c", 1), ("c", 2)]
+            .into_iter()
+            .collect();
+        // Exact counts, too little room (runs and partitions) and too much.
+        for (runs, size) in [(3, 5), (0, 0), (1, 2), (9, 9)] {
+            let mut set = RunsBuilder::new(runs, size);
+            for (slot, p) in tasks {
+                set.push(slot, p);
+            }
+            let set = set.finish(&table);
+            assert_eq!(set, expected, "room for {runs} runs and {size} tasks");
+            assert_eq!((set.len(), set.subtopologies().count()), (5, 3));
+            assert_eq!(set.partitions("c"), Some(&[1, 2][..]));
+            assert_eq!(set.partitions("a"), Some(&[3, 5][..]));
+        }
+        let mut set = RunsBuilder::new(2, 0);
+        set.push_run(1, &[0, 7]);
+        let mut set = set.finish(&table);
+        assert_eq!(set.iter().collect::<Vec<_>>(), vec![("b", 0), ("b", 7)]);
+        // Kept runs close up on the partitions; an emptied set holds no run.
+        set.retain(|_, p| p == 7);
+        assert_eq!(set.iter().collect::<Vec<_>>(), vec![("b", 7)]);
+        assert!(set.remove("b", 7) && set.is_empty() && set == TaskSet::new());
+        assert!(set.insert("a", 1) && set.insert("c", 0) && set.insert("b", 4));
+        assert_eq!(
+            set.iter().collect::<Vec<_>>(),
+            vec![("a", 1), ("b", 4), ("c", 0)]
+        );
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use super::index::{Flat, Index};
 use super::{GroupAssignment, MemberAssignment};
-use crate::task::{IdTable, TaskSet};
+use crate::task::{IdTable, RunsBuilder, TaskSet};
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -133,32 +133,23 @@ impl<'a> DenseAssignment<'a> {
                 .map(|s| Arc::from(&**s))
                 .collect(),
         );
-        // One pass over the sorted tasks, a run closed where the subtopology changes (a
-        // spread list is mostly runs of one task: a scan per run cost more).
+        // Each set in one allocation of its size: its runs counted first (a spread list
+        // is mostly runs of one task), then its tasks appended in order.
         let set = |m: usize, role: usize| -> TaskSet {
             let tasks = self.lists[role].of(m);
-            let mut runs: Vec<(u32, u32)> = Vec::with_capacity(tasks.len().min(ids.len()));
-            let mut partitions = Vec::with_capacity(tasks.len());
-            let mut open: Option<(u32, u32)> = None;
+            let mut runs = 0;
+            let mut last = u32::MAX;
             for &t in tasks {
                 let s = self.subtopology_of[t as usize];
-                let lo = match open {
-                    Some((current, lo)) if current == s => lo,
-                    _ => {
-                        if let Some((current, _)) = open {
-                            runs.push((current, partitions.len() as u32));
-                        }
-                        let lo = self.base[s as usize];
-                        open = Some((s, lo));
-                        lo
-                    }
-                };
-                partitions.push((t - lo) as i32);
+                runs += usize::from(s != last);
+                last = s;
             }
-            if let Some((current, _)) = open {
-                runs.push((current, partitions.len() as u32));
+            let mut set = RunsBuilder::new(runs, tasks.len());
+            for &t in tasks {
+                let s = self.subtopology_of[t as usize];
+                set.push(s, (t - self.base[s as usize]) as i32);
             }
-            TaskSet::from_table_runs(&ids, runs, partitions)
+            set.finish(&ids)
         };
         let members = (0..self.num_members()).map(|m| {
             let member = MemberAssignment {
