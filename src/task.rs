@@ -169,12 +169,14 @@ impl RunsBuilder {
         }
     }
 
-    /// Opens the next run, of the subtopology at `slot`.
+    /// Opens the next run, of the subtopology at `slot`. Out of room, it makes room for
+    /// as many runs again (each move of the partitions at least doubles the room).
     fn open(&mut self, slot: u32) {
         if self.opened == self.reserved {
+            let more = self.reserved.max(4);
             let at = 2 * self.reserved;
-            self.data.splice(at..at, [0, 0]);
-            self.reserved += 1;
+            self.data.splice(at..at, std::iter::repeat_n(0, 2 * more));
+            self.reserved += more;
         }
         self.data[2 * self.opened] = slot as i32;
         self.opened += 1;
@@ -722,6 +724,19 @@ mod tests {
             assert_eq!(set.partitions("c"), Some(&[1, 2][..]));
             assert_eq!(set.partitions("a"), Some(&[3, 5][..]));
         }
+        // Room made again and again: a hundred runs from none.
+        let many: IdTable = Arc::new((100..200).map(|i| Arc::from(i.to_string())).collect());
+        let mut set = RunsBuilder::new(0, 0);
+        for slot in 0..100 {
+            set.push_run(slot, &[slot as i32, 500]);
+        }
+        let set = set.finish(&many);
+        let expected: TaskSet = (100..200)
+            .flat_map(|i| [(i.to_string(), i - 100), (i.to_string(), 500)])
+            .map(|(s, p)| TaskId::new(s, p))
+            .collect();
+        assert_eq!(set, expected);
+        assert_eq!(set.len(), 200);
         let mut set = RunsBuilder::new(2, 0);
         set.push_run(1, &[0, 7]);
         let mut set = set.finish(&table);
