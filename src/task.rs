@@ -2,8 +2,8 @@
 #![allow(
     clippy::indexing_slicing,
     reason = "TaskSet's runs index its own partitions (in the same vector) and id table: \
-              the runs are built together with them (asserted in `RunsBuilder::finish`), so the bounds \
-              hold by construction"
+              the runs are built together with them (asserted in `RunsBuilder::finish`), \
+              so the bounds hold by construction"
 )]
 
 use crate::protocol::{TaskIds, TaskList};
@@ -254,6 +254,8 @@ impl TaskSet {
         &self.data[2 * self.runs..]
     }
 
+    /// The run of `subtopology`, or where it would go: a binary search over the runs'
+    /// places (pairs in `data`, which the slice searches do not step over).
     fn find(&self, subtopology: &str) -> Result<usize, usize> {
         let table = self.table();
         let (mut lo, mut hi) = (0, self.runs);
