@@ -133,18 +133,11 @@ impl<'a> DenseAssignment<'a> {
                 .map(|s| Arc::from(&**s))
                 .collect(),
         );
-        // Each set in one allocation of its size: its runs counted first (a spread list
-        // is mostly runs of one task), then its tasks appended in order.
+        // Each set in one allocation: room for a run per task (a spread list is mostly
+        // runs of one task), the room not taken closed up at the end.
         let set = |m: usize, role: usize| -> TaskSet {
             let tasks = self.lists[role].of(m);
-            let mut runs = 0;
-            let mut last = u32::MAX;
-            for &t in tasks {
-                let s = self.subtopology_of[t as usize];
-                runs += usize::from(s != last);
-                last = s;
-            }
-            let mut set = RunsBuilder::new(runs, tasks.len());
+            let mut set = RunsBuilder::new(tasks.len().min(ids.len()), tasks.len());
             for &t in tasks {
                 let s = self.subtopology_of[t as usize];
                 set.push(s, (t - self.base[s as usize]) as i32);
