@@ -6,6 +6,7 @@ use crate::assign_support;
 
 use assign_support::*;
 use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
 use std::collections::BTreeMap;
 use streams_rebalance::assignor::quality::quality;
 use streams_rebalance::assignor::{
@@ -117,7 +118,13 @@ fn eligible_processes(spec: &GroupSpec) -> usize {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig {
+        cases: 300,
+        // Saved failures sit next to this file; the default place (beside a main.rs,
+        // which the one test binary has) is a directory nobody reads.
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("proptest-regressions"))),
+        ..ProptestConfig::default()
+    })]
 
     /// Every task active exactly once when an eligible member exists, no process holds
     /// a task twice (so standbys are never on the active's process), stale members
@@ -340,7 +347,13 @@ fn as_lists(spec: &GroupSpec, scramble: bool) -> (GroupSpec, OwnedLists) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig {
+        cases: 300,
+        // Saved failures sit next to this file; the default place (beside a main.rs,
+        // which the one test binary has) is a directory nobody reads.
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("proptest-regressions"))),
+        ..ProptestConfig::default()
+    })]
 
     /// The packed lists that `assign()` in the wasm build hands to the assignors give
     /// the assignment the members' task sets give, whatever their order and repeats.

@@ -4,6 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
 use std::collections::BTreeMap;
 use streams_rebalance::cluster::Cluster;
 use streams_rebalance::protocol::{CopartitionGroup, StatusCode, Subtopology, TopicInfo, Topology};
@@ -78,7 +79,13 @@ fn cluster() -> impl Strategy<Value = Cluster> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(500))]
+    #![proptest_config(ProptestConfig {
+        cases: 500,
+        // Saved failures sit next to this file; the default place (beside a main.rs,
+        // which the one test binary has) is a directory nobody reads.
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("proptest-regressions"))),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn valid_topologies_configure(t in topology(), mut c in cluster()) {
@@ -137,7 +144,13 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(500))]
+    #![proptest_config(ProptestConfig {
+        cases: 500,
+        // Saved failures sit next to this file; the default place (beside a main.rs,
+        // which the one test binary has) is a directory nobody reads.
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("proptest-regressions"))),
+        ..ProptestConfig::default()
+    })]
 
     /// Arbitrary names and patterns never make validation or configuration panic, and a
     /// pattern validation accepts always configures.
@@ -171,7 +184,13 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(500))]
+    #![proptest_config(ProptestConfig {
+        cases: 500,
+        // Saved failures sit next to this file; the default place (beside a main.rs,
+        // which the one test binary has) is a directory nobody reads.
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("proptest-regressions"))),
+        ..ProptestConfig::default()
+    })]
 
     /// Internal topics created while other statuses hold (their count decided) keep
     /// the right count whatever the missing source topics turn out to be: once every
