@@ -138,6 +138,10 @@ pub(crate) struct Targets {
     pub need: Vec<u32>,
     pub extra_ok: Vec<bool>,
     pub extras: u64,
+    /// The common level, and the members `fill_targets` raised one above it, in the
+    /// order it chose them.
+    pub level: u64,
+    pub raised: Vec<u32>,
 }
 
 impl Targets {
@@ -153,11 +157,13 @@ impl Targets {
         remaining: u64,
     ) -> Self {
         if !ix.one_eligible_per_process {
-            let need = fill_targets(ix, count, flavour, process_count, remaining);
+            let (need, level, raised) = fill_targets(ix, count, flavour, process_count, remaining);
             return Targets {
                 extra_ok: vec![false; need.len()],
                 need,
                 extras: 0,
+                level,
+                raised,
             };
         }
         let Level {
@@ -170,7 +176,27 @@ impl Targets {
             need,
             extra_ok,
             extras: extra,
+            level,
+            raised: Vec::new(),
         }
+    }
+
+    /// Member `m`, holding `count` (the level) and without room, takes a
+    /// one-above-level place from a member that was raised to it and has not used it:
+    /// a previous holder keeps its task where the task would otherwise move to whoever
+    /// the process balance picked for that place. False when there is none.
+    pub fn pass_raise_to(&mut self, m: usize, count: u32) -> bool {
+        if self.need.get(m) != Some(&0) || u64::from(count) != self.level {
+            return false;
+        }
+        while let Some(&x) = self.raised.last() {
+            self.raised.pop();
+            if x as usize != m && self.need[x as usize] > 0 {
+                self.need[x as usize] -= 1;
+                return true;
+            }
+        }
+        false
     }
 
     /// May member `m` take one more?
@@ -245,21 +271,23 @@ fn level(ix: &Index<'_>, count: &[u32], remaining: u64) -> Level {
 /// places go first to members with the fewest tasks of the flavour being placed
 /// (`flavour[m]`, so stateless tasks spread evenly on their own too), then to members
 /// of the least-loaded processes (per-process balance). `count[m]` is the member's
-/// current count, `process_count[p]` its process's.
-pub(crate) fn fill_targets(
+/// current count, `process_count[p]` its process's. Returns the needs, the level and
+/// the members raised one above it, in the order chosen.
+fn fill_targets(
     ix: &Index<'_>,
     count: &[u32],
     flavour: &[u32],
     process_count: &[u32],
     remaining: u64,
-) -> Vec<u32> {
+) -> (Vec<u32>, u64, Vec<u32>) {
     let Level {
         mut need,
         level,
         mut extra,
     } = level(ix, count, remaining);
+    let mut raised = Vec::new();
     if extra == 0 {
-        return need;
+        return (need, level, raised);
     }
     // Members now at the level can take one more: fewest of the flavour first, then
     // spread over processes by load.
@@ -315,6 +343,7 @@ pub(crate) fn fill_targets(
             let p = top.process as usize;
             if let Some(&(_, m)) = by_process.get(next_of[i]).filter(|_| next_of[i] < hi) {
                 need[m as usize] += 1;
+                raised.push(m);
                 extra -= 1;
                 next_of[i] += 1;
                 after[p] += 1;
@@ -326,5 +355,5 @@ pub(crate) fn fill_targets(
         }
         start = end;
     }
-    need
+    (need, level, raised)
 }

@@ -630,6 +630,8 @@ mod tests {
                 need: (0..members).map(|_| draw(4) as u32).collect(),
                 extra_ok: (0..members).map(|_| draw(2) == 0).collect(),
                 extras: draw(4) as u64,
+                level: 0,
+                raised: Vec::new(),
             };
             let mut dealer = Dealer::new(members);
             dealer.retarget(&targets);
@@ -689,6 +691,8 @@ mod tests {
                 need: (0..members).map(|_| draw(3) as u32).collect(),
                 extra_ok: (0..members).map(|_| draw(2) == 0).collect(),
                 extras: draw(4) as u64,
+                level: 0,
+                raised: Vec::new(),
             };
             let mut dealer = Dealer::new(members);
             dealer.retarget(&targets);

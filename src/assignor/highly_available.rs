@@ -17,6 +17,7 @@ use super::owned::OwnedLists;
 use super::placement::Placement;
 use super::tags::TagPlacement;
 use super::{AssignmentConfig, GroupSpec, TaskAssignor};
+use std::collections::BTreeSet;
 
 pub struct HighlyAvailableAssignor;
 
@@ -73,6 +74,9 @@ impl TaskAssignor for HighlyAvailableAssignor {
                 wanted.push((target, t));
             }
         }
+        if !wanted.is_empty() {
+            level_stateless(&mut placement);
+        }
 
         // Warm-ups in flight keep going; new ones in task order, within the budget.
         let in_flight = |m: u32, t: u32| ix.prev_warmup_of(m as usize).binary_search(&t).is_ok();
@@ -93,6 +97,66 @@ impl TaskAssignor for HighlyAvailableAssignor {
         drop(tags);
         let lists = placement.into_lists();
         DenseAssignment::new(ix, lists)
+    }
+}
+
+/// After the hold-back the members keeping a lagging target's stateful tasks are above
+/// their share and the targets below it. Stateless actives (nothing to restore) level
+/// the counts again, as Kafka's assignor places its stateless tasks after the stateful
+/// ones: from the busiest eligible member to the least busy while they are two apart,
+/// each time one the giver did not own before if it can, then of the subtopology it
+/// holds most of against the taker (so each subtopology stays spread). Left uneven,
+/// the next round's sticky pass moved them instead: an unchanged group changed twice.
+fn level_stateless(placement: &mut Placement<'_, '_>) {
+    let ix = placement.ix;
+    let n = ix.num_members();
+    // Each eligible member's stateless actives.
+    let mut of: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for t in (0..ix.num_tasks).filter(|&t| !ix.task_stateful[t as usize]) {
+        let owner = placement.active_owner[t as usize];
+        if owner != NONE && ix.eligible[owner as usize] {
+            of[owner as usize].push(t);
+        }
+    }
+    let mut by_count: BTreeSet<(u32, u32)> = (0..n as u32)
+        .filter(|&m| ix.eligible[m as usize])
+        .map(|m| (placement.active_count[m as usize], m))
+        .collect();
+    // Per subtopology, the giver's stateless actives less the taker's.
+    let mut lead = vec![0i64; ix.subtopologies.len()];
+    while let (Some(&(low, to)), Some(&(high, from))) = (by_count.first(), by_count.last()) {
+        if high < low + 2 {
+            break;
+        }
+        let sub = |t: u32| ix.subtopology_of(0, t);
+        for &t in &of[from as usize] {
+            lead[sub(t)] += 1;
+        }
+        for &t in &of[to as usize] {
+            lead[sub(t)] -= 1;
+        }
+        let pick = of[from as usize]
+            .iter()
+            .enumerate()
+            .max_by_key(|&(_, &t)| {
+                let kept = ix.prev_active[t as usize] == from;
+                (!kept, lead[sub(t)], std::cmp::Reverse(t))
+            })
+            .map(|(i, &t)| (i, t));
+        for &t in of[from as usize].iter().chain(&of[to as usize]) {
+            lead[sub(t)] = 0;
+        }
+        by_count.remove(&(high, from));
+        let Some((i, t)) = pick else {
+            // Nothing stateless to give: it stays as it is, out of the levelling.
+            continue;
+        };
+        by_count.remove(&(low, to));
+        of[from as usize].swap_remove(i);
+        of[to as usize].push(t);
+        placement.move_active(t, to);
+        by_count.insert((high - 1, from));
+        by_count.insert((low + 1, to));
     }
 }
 

@@ -190,7 +190,8 @@ impl<'i, 'a> Placement<'i, 'a> {
     /// Tasks without an owner go to a member that held them as standby or warm-up (a
     /// stateless standby too, as in Kafka), or reported state for them, while under
     /// quota: standby or warm-up holders before offsets only, the most caught up
-    /// first, then the least loaded.
+    /// first, then a warm-up holder (the target it warms up for stays), then the
+    /// least loaded.
     fn promote_candidates(&mut self) {
         let ix = self.ix;
         if !ix.has_candidates() {
@@ -211,6 +212,8 @@ impl<'i, 'a> Placement<'i, 'a> {
                     (
                         c.held == Held::OffsetsOnly,
                         std::cmp::Reverse(c.offset),
+                        // A warm-up in flight marks last round's target: it stays.
+                        c.held != Held::Warmup,
                         self.active_count[c.member as usize],
                         c.member,
                     )
@@ -486,13 +489,18 @@ impl<'i, 'a> Placement<'i, 'a> {
                     continue;
                 }
                 let prev = ix.prev_active[t as usize];
-                if prev != NONE && prev != owner && ix.eligible[prev as usize] {
+                // A claim its process cannot take (the task's owner or a warm-up of it
+                // is there) is no claim: counted, it would cost the member a standby
+                // it can keep (a warm-up in flight pushed out a kept standby).
+                let open = |m: u32| !self.process_holds(t, self.process(m));
+                if prev != NONE && prev != owner && ix.eligible[prev as usize] && open(prev) {
                     f(prev, t, true);
                 }
                 for c in ix.candidates(t) {
                     if c.member != owner
                         && c.member != prev
                         && (ix.eligible[c.member as usize] || c.held == Held::Standby)
+                        && open(c.member)
                     {
                         f(c.member, t, false);
                     }
@@ -911,8 +919,10 @@ impl<'i, 'a> Placement<'i, 'a> {
     }
 
     /// An eligible previous holder of a queued task (its active owner before, or a
-    /// candidate) with room left takes it back; the rest is returned (`None`: nothing
-    /// was held before, the queue stands as it is).
+    /// candidate) with room left takes it back, or at the level, a one-above-level
+    /// place not yet used (so that re-running on its own output changes nothing);
+    /// the rest is returned (`None`: nothing was held before, the queue stands as it
+    /// is).
     fn give_back_standbys(
         &mut self,
         queue: &[(u32, u32)],
@@ -934,11 +944,16 @@ impl<'i, 'a> Placement<'i, 'a> {
                     break;
                 }
                 let mi = m as usize;
-                if ix.eligible[mi] && left.has_room(mi) && !self.process_holds(t, self.process(m)) {
-                    self.give_standby(t, m);
-                    left.take(mi);
-                    k -= 1;
+                if !ix.eligible[mi] || self.process_holds(t, self.process(m)) {
+                    continue;
                 }
+                if left.has_room(mi) {
+                    left.take(mi);
+                } else if !left.pass_raise_to(mi, self.total_count[mi]) {
+                    continue;
+                }
+                self.give_standby(t, m);
+                k -= 1;
             }
             if k > 0 {
                 pending.push((t, k));

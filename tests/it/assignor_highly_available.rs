@@ -7,7 +7,9 @@ use crate::assign_support;
 
 use assign_support::*;
 use streams_rebalance::assignor::quality::quality;
-use streams_rebalance::assignor::{warmup_caught_up, AssignmentConfig, GroupSpec, MemberSpec};
+use streams_rebalance::assignor::{
+    warmup_caught_up, AssignmentConfig, GroupAssignment, GroupSpec, MemberSpec,
+};
 use streams_rebalance::task::TaskId;
 
 const HA: &str = "highly_available";
@@ -287,4 +289,157 @@ fn every_tag_key_counts_and_equal_values_of_different_keys_do_not_clash() {
     );
     let a = run(HA, &spec, &cfg(1, 0, 100));
     assert_eq!(quality(&spec, &a).tasks_with_distinct_tag_values, Some(2));
+}
+
+/// Three rounds, each fed the previous output: the second and third are the same (an
+/// unchanged group settles after one round). Returns the first and second.
+fn settles(spec: &GroupSpec, config: &AssignmentConfig) -> (GroupAssignment, GroupAssignment) {
+    let first = run(HA, spec, config);
+    let second = run(HA, &next_round(spec, &first), config);
+    let third = run(HA, &next_round(spec, &second), config);
+    assert_eq!(second, third, "the group keeps changing");
+    (first, second)
+}
+
+fn stale(id: &str, process: &str) -> MemberSpec {
+    let mut m = member(id, process);
+    m.topology_epoch = 1;
+    m
+}
+
+/// From proptest cases (their seeds are in `assignor_properties.proptest-regressions`):
+/// a warm-up in flight on a member does not cost it a standby it holds (its own
+/// warm-up is no standby claim).
+#[test]
+fn a_warmup_in_flight_does_not_push_out_a_kept_standby() {
+    let mut m3 = member("m3", "p3");
+    m3.active = tasks(&[("s0", 2)]);
+    report(&mut m3, ("s0", 2), 0, 20_000);
+    let mut m5 = member("m5", "p1");
+    m5.active = tasks(&[("s0", 0)]);
+    m5.standby = tasks(&[("s1", 0)]);
+    report(&mut m5, ("s0", 0), 0, 20_000);
+    report(&mut m5, ("s1", 0), 22_499, 27_499);
+    let mut m6 = member("m6", "p0");
+    m6.active = tasks(&[("s0", 0), ("s0", 1), ("s0", 2)]);
+    for p in 0..3 {
+        report(&mut m6, ("s0", p), 0, 20_000);
+    }
+    let spec = group(
+        vec![sub("s0", 3, true), sub("s1", 2, true), sub("s2", 3, false)],
+        vec![
+            member("m0", "p4"),
+            member("m1", "p4"),
+            member("m2", "p2"),
+            m3,
+            member("m4", "p0"),
+            m5,
+            m6,
+            member("m7", "p1"),
+        ],
+    );
+    let (_, second) = settles(&spec, &cfg(1, 1, 5_000));
+    assert_eq!(second.members["m0"].warmup.len(), 1, "a warm-up in flight");
+    assert_eq!(
+        second.members["m0"].standby.len(),
+        1,
+        "and a standby beside it"
+    );
+}
+
+/// A warm-up in flight keeps its target: the task's standby holder does not become the
+/// target instead (which moved the warm-up to it, and the standby to the old target).
+#[test]
+fn a_warmup_in_flight_keeps_its_target() {
+    let mut m0 = stale("m0", "p0");
+    m0.standby = tasks(&[("s0", 0)]);
+    report(&mut m0, ("s0", 0), 0, 20_000);
+    let spec = group(
+        vec![sub("s0", 3, true)],
+        vec![
+            m0,
+            member("m1", "p1"),
+            member("m2", "p4"),
+            member("m3", "p4"),
+            member("m4", "p0"),
+        ],
+    );
+    let (_, second) = settles(&spec, &cfg(1, 1, 100_000));
+    let warming: Vec<&String> = second
+        .members
+        .iter()
+        .filter(|(_, a)| !a.warmup.is_empty())
+        .map(|(id, _)| id)
+        .collect();
+    assert_eq!(warming.len(), 1, "one warm-up, the limit");
+}
+
+/// Where the members' totals cannot be level, a previous standby holder at the level
+/// keeps its standby rather than it moving to the member the process balance picked
+/// for the one place above the level (that moved it on every other round).
+#[test]
+fn a_previous_holder_keeps_its_standby_over_the_place_above_the_level() {
+    let mut m0 = stale("m0", "p0");
+    m0.standby = tasks(&[("s0", 1)]);
+    report(&mut m0, ("s0", 1), 0, 20_000);
+    let spec = group(
+        vec![sub("s0", 3, true), sub("s1", 1, true)],
+        vec![
+            m0,
+            member("m1", "p2"),
+            member("m2", "p2"),
+            member("m3", "p1"),
+            member("m4", "p0"),
+        ],
+    );
+    let config = cfg(1, 1, 100_000);
+    let (_, second) = settles(&spec, &config);
+    let standbys: usize = second.members.values().map(|a| a.standby.len()).sum();
+    assert_eq!(standbys, 4, "one for each stateful task");
+    assert!(
+        quality(&next_round(&spec, &second), &second)
+            .total_balance
+            .spread
+            <= 1
+    );
+}
+
+/// A stateful task held back on its caught-up keeper leaves the keeper above its share:
+/// stateless tasks even the counts out at once (as Kafka places stateless tasks after
+/// stateful ones), so the next round has nothing to move.
+#[test]
+fn stateless_tasks_level_the_counts_around_a_held_back_task() {
+    let mut m1 = stale("m1", "p2");
+    m1.standby = tasks(&[("s2", 0), ("s2", 2)]);
+    report(&mut m1, ("s2", 0), 22_499, 27_499);
+    report(&mut m1, ("s2", 2), 22_499, 27_499);
+    let mut m5 = member("m5", "p2");
+    m5.active = tasks(&[("s1", 0), ("s1", 4)]);
+    let mut m6 = stale("m6", "p0");
+    m6.active = tasks(&[("s2", 1)]);
+    report(&mut m6, ("s2", 1), 0, 20_000);
+    let spec = group(
+        vec![sub("s0", 0, false), sub("s1", 8, false), sub("s2", 5, true)],
+        vec![
+            stale("m0", "p0"),
+            m1,
+            stale("m2", "p2"),
+            member("m3", "p0"),
+            member("m4", "p0"),
+            m5,
+            m6,
+        ],
+    );
+    let (first, second) = settles(&spec, &cfg(0, 0, 5_000));
+    for a in [&first, &second] {
+        // s2 0 and 2 stay on p2, the only process caught up on them, with m5.
+        assert!(a.members["m5"].active.contains("s2", 0));
+        assert!(a.members["m5"].active.contains("s2", 2));
+        let counts: Vec<usize> = ["m3", "m4", "m5"].iter().map(|m| count(a, m)).collect();
+        assert_eq!(
+            counts,
+            [4, 4, 4],
+            "12 tasks over the three eligible members"
+        );
+    }
 }
