@@ -482,6 +482,9 @@ impl<'i, 'a> Placement<'i, 'a> {
     /// join).
     fn each_standby_claim(&self, mut f: impl FnMut(u32, u32, bool)) {
         let ix = self.ix;
+        // Before the standbys, a task's holders are its owner and its warm-up.
+        let warmups = self.warmup_count.iter().any(|&w| w > 0);
+        let warmup = self.replicas;
         for (_, tasks) in ix.stateful_subtopologies() {
             for t in tasks {
                 let owner = self.active_owner[t as usize];
@@ -492,7 +495,14 @@ impl<'i, 'a> Placement<'i, 'a> {
                 // A claim its process cannot take (the task's owner or a warm-up of it
                 // is there) is no claim: counted, it would cost the member a standby
                 // it can keep (a warm-up in flight pushed out a kept standby).
-                let open = |m: u32| !self.process_holds(t, self.process(m));
+                let (owner_p, warmed) = (
+                    self.process(owner),
+                    self.holders[t as usize * self.slots + warmup],
+                );
+                let open = |m: u32| {
+                    let p = self.process(m);
+                    p != owner_p && !(warmups && warmed != NONE && self.process(warmed) == p)
+                };
                 if prev != NONE && prev != owner && ix.eligible[prev as usize] && open(prev) {
                     f(prev, t, true);
                 }
