@@ -483,7 +483,6 @@ impl<'i, 'a> Placement<'i, 'a> {
     fn each_standby_claim(&self, mut f: impl FnMut(u32, u32, bool)) {
         let ix = self.ix;
         // Before the standbys, a task's holders are its owner and its warm-up.
-        let warmups = self.warmup_count.iter().any(|&w| w > 0);
         let warmup = self.replicas;
         for (_, tasks) in ix.stateful_subtopologies() {
             for t in tasks {
@@ -501,7 +500,7 @@ impl<'i, 'a> Placement<'i, 'a> {
                 );
                 let open = |m: u32| {
                     let p = self.process(m);
-                    p != owner_p && !(warmups && warmed != NONE && self.process(warmed) == p)
+                    p != owner_p && !(warmed != NONE && self.process(warmed) == p)
                 };
                 if prev != NONE && prev != owner && ix.eligible[prev as usize] && open(prev) {
                     f(prev, t, true);
