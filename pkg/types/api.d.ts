@@ -251,6 +251,11 @@ export interface AssignmentConfig {
 
 /**
  * Pure: the same input gives the same output, in every runtime. Throws on an unknown assignor.
+ *
+ * The result shares what it leaves unchanged: a member's list that is exactly a list
+ * `groupSpec` gave for that member, in the result's form (one entry per subtopology in
+ * id order, partitions rising), is that very array, not a copy. Copy before changing
+ * either in place (`structuredClone`).
  */
 export declare function assign(
   assignorName: AssignorName,

@@ -5,6 +5,7 @@
 //! for the coordinator and native callers).
 
 use super::index::{Flat, Index};
+use super::owned::OwnedLists;
 use super::{GroupAssignment, MemberAssignment};
 use crate::task::{IdTable, RunsBuilder, TaskSet};
 use std::borrow::Cow;
@@ -103,6 +104,20 @@ impl<'a> DenseAssignment<'a> {
             subtopology_of: &self.subtopology_of,
             tasks: self.lists.get(role).map_or(&[], |l| l.of(m)),
         }
+    }
+
+    /// Whether its tasks are numbered as `owned`'s (`given_list` needs it).
+    pub fn numbered_as(&self, owned: &OwnedLists) -> bool {
+        owned.base() == self.base.as_slice()
+    }
+
+    /// Where member `m`'s list of `role` is the very list given for it in `owned`
+    /// (same tasks, given in the result's form), that list's place among the given
+    /// ones: the result can be that list. `owned` must be `numbered_as` these lists.
+    pub fn given_list(&self, m: usize, role: usize, owned: &OwnedLists) -> Option<usize> {
+        let (i, given) = owned.exact_list(self.place(m)?, role)?;
+        let tasks = self.lists.get(role).map_or(&[][..], |l| l.of(m));
+        (tasks == given).then_some(i)
     }
 
     /// Appends member `m`'s tasks of `role` to `out` as runs, each the subtopology's

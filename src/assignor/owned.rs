@@ -24,6 +24,11 @@ pub struct OwnedLists {
     listed: [usize; ROLES],
     /// Per member of the spec (sorted by id), its row: the place its lists were given.
     rows: Vec<u32>,
+    /// Per list, whether it was given in the form a result writes it (`exact`).
+    exact: Vec<bool>,
+    /// The list being read: in that form so far, and its last entry's id.
+    open_exact: bool,
+    open_id: usize,
 }
 
 impl OwnedLists {
@@ -53,6 +58,9 @@ impl OwnedLists {
             },
             listed: [0; ROLES],
             rows: Vec::new(),
+            exact: Vec::with_capacity(ROLES * members),
+            open_exact: true,
+            open_id: usize::MAX,
         }
     }
 
@@ -63,29 +71,39 @@ impl OwnedLists {
 
     /// One entry of the list being read: id `id`'s valid partitions.
     pub fn push_entry(&mut self, id: usize, partitions: &[i32]) {
-        let Some(&(lo, n)) = self.ranges.get(id) else {
-            return;
-        };
-        for &p in partitions {
-            if let Ok(p) = u32::try_from(p) {
-                if p < n {
-                    self.tasks.push(lo + p);
+        let before = self.tasks.len();
+        if let Some(&(lo, n)) = self.ranges.get(id) {
+            for &p in partitions {
+                if let Ok(p) = u32::try_from(p) {
+                    if p < n {
+                        self.tasks.push(lo + p);
+                    }
                 }
             }
         }
+        // A result's form: no entry empty or any of it dropped, and not the id of the
+        // entry before (with the tasks rising, checked on closing, one entry per
+        // subtopology).
+        let kept = self.tasks.len() - before;
+        self.open_exact &= kept > 0 && kept == partitions.len() && id != self.open_id;
+        self.open_id = id;
     }
 
     /// Closes the list being read (rows in order, each's active, standby and warm-up
-    /// list): its tasks sorted and distinct unless they came so.
-    pub fn close_list(&mut self) {
+    /// list; `given`: false for null or absent): its tasks sorted and distinct unless
+    /// they came so.
+    pub fn close_list(&mut self, given: bool) {
         let from = self.bounds.last().map_or(0, |&b| b as usize);
         let list = self.tasks.get_mut(from..).unwrap_or_default();
-        if !list.windows(2).all(|w| w[0] < w[1]) {
+        let rising = list.windows(2).all(|w| w[0] < w[1]);
+        if !rising {
             list.sort_unstable();
             let mut tail = self.tasks.split_off(from);
             tail.dedup();
             self.tasks.append(&mut tail);
         }
+        self.exact.push(given && rising && self.open_exact);
+        (self.open_exact, self.open_id) = (true, usize::MAX);
         if let Some(listed) = self.listed.get_mut((self.bounds.len() - 1) % ROLES) {
             *listed += self.tasks.len() - from;
         }
@@ -110,12 +128,73 @@ impl OwnedLists {
     /// Spec member `m`'s tasks of `role`, sorted and distinct; empty for anything out
     /// of shape.
     pub(crate) fn list(&self, m: usize, role: usize) -> &[u32] {
-        let Some(i) = self.rows.get(m).map(|&r| ROLES * r as usize + role) else {
-            return &[];
-        };
+        self.slot(m, role).map_or(&[], |i| self.tasks_of(i))
+    }
+
+    /// The same with the list's place among all the lists given (row by row, each
+    /// row's roles in order), when the list was given exactly as a result writes those
+    /// tasks (entries in id order, one per subtopology, partitions rising, nothing
+    /// dropped): `assign()` then hands back the given list where it is unchanged.
+    pub(crate) fn exact_list(&self, m: usize, role: usize) -> Option<(usize, &[u32])> {
+        let i = self.slot(m, role)?;
+        (*self.exact.get(i)?).then(|| (i, self.tasks_of(i)))
+    }
+
+    fn slot(&self, m: usize, role: usize) -> Option<usize> {
+        self.rows.get(m).map(|&r| ROLES * r as usize + role)
+    }
+
+    fn tasks_of(&self, i: usize) -> &[u32] {
         match (self.bounds.get(i), self.bounds.get(i + 1)) {
             (Some(&from), Some(&to)) => self.tasks.get(from as usize..to as usize).unwrap_or(&[]),
             _ => &[],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One member's lists (active given as `entries`, standby null, warm-up empty),
+    /// subtopologies "a" (3 tasks) and "b" (2), ids `["b", "a", "x"]` (x unknown).
+    fn one(entries: &[(usize, &[i32])]) -> OwnedLists {
+        let mut lists = OwnedLists::new(&["b", "a", "x"], [("a", 3), ("b", 2)], 1);
+        for &(id, partitions) in entries {
+            lists.push_entry(id, partitions);
+        }
+        lists.close_list(true);
+        lists.close_list(false);
+        lists.close_list(true);
+        lists.set_rows([0]);
+        lists
+    }
+
+    #[test]
+    fn a_list_in_the_result_form_is_exact() {
+        let lists = one(&[(1, &[0, 2]), (0, &[1])]);
+        // "a" numbers 0..3, "b" 3..5.
+        assert_eq!(lists.exact_list(0, 0), Some((0, &[0, 2, 4][..])));
+        assert_eq!(lists.exact_list(0, 1), None, "a null list is not given");
+        assert_eq!(lists.exact_list(0, 2), Some((2, &[][..])));
+    }
+
+    #[test]
+    fn a_list_in_any_other_form_is_not_exact() {
+        let other: [&[(usize, &[i32])]; 7] = [
+            &[(0, &[1]), (1, &[0, 2])],            // ids out of order
+            &[(1, &[2, 0]), (0, &[1])],            // partitions out of order
+            &[(1, &[0]), (1, &[2]), (0, &[1])],    // one subtopology in two entries
+            &[(1, &[0, 0, 2]), (0, &[1])],         // a partition twice
+            &[(1, &[0, 2]), (0, &[]), (0, &[1])],  // an empty entry
+            &[(1, &[0, 2]), (0, &[1, 7])],         // a partition out of range
+            &[(1, &[0, 2]), (0, &[1]), (2, &[0])], // an unknown subtopology
+        ];
+        for entries in other {
+            let lists = one(entries);
+            assert_eq!(lists.exact_list(0, 0), None, "{entries:?}");
+            // Read all the same, as the index reads them.
+            assert_eq!(lists.list(0, 0), &[0, 2, 4], "{entries:?}");
         }
     }
 }

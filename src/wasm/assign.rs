@@ -8,6 +8,7 @@ use crate::assignor::dense::ROLES;
 use crate::assignor::json::{assignment_config, assignor, AssignmentJsonIn, GroupSpecJson};
 use crate::assignor::{
     quality::quality_with_config, AssignmentConfig, DenseAssignment, GroupAssignment, GroupSpec,
+    OwnedLists,
 };
 use crate::config::CoordinatorConfig;
 use crate::protocol::json::InputError;
@@ -18,8 +19,9 @@ use wasm_bindgen::prelude::*;
 // `JSON.parse`, costs 3-4x more on 1 000 x 100 000 (BENCHMARKS.md "The JS boundary").
 // Layout: where the string table starts; member count, per member: its id's string
 // index (top bit set: its index among the input's own id strings), then for active,
-// standby and warm-up: run count, per run: subtopology id's string index, partition
-// count, partitions; then the string table: string count, each string's length (UTF-16
+// standby and warm-up: run count (top bit set: no runs, the list is the input's list
+// of that index), per run: subtopology id's string index, partition count,
+// partitions; then the string table: string count, each string's length (UTF-16
 // units) in `text`, its top bit set on subtopology ids.
 //
 // Subtopology ids come back as internalized strings (`internalized`): a result is
@@ -65,8 +67,9 @@ function runs(ints, i, strings, list) {
 }
 
 // `given`: the input's member id strings, for the ids written as an index into it
-// (top bit set).
-export function assignmentObject(text, ints, given) {
+// (top bit set); `lists`: the input's task lists, for a list written as an index into
+// it (a run count with the top bit set).
+export function assignmentObject(text, ints, given, lists) {
   let i = ints[0], at = 0;
   const strings = new Array(ints[i++]);
   for (let k = 0; k < strings.length; k++) {
@@ -81,12 +84,15 @@ export function assignmentObject(text, ints, given) {
   for (let n = ints[i++]; n > 0; n--) {
     const k = ints[i++];
     const id = k > 0x7fffffff ? given[k & 0x7fffffff] : strings[k];
-    const activeTasks = new Array(ints[i++]);
-    i = runs(ints, i, strings, activeTasks);
-    const standbyTasks = new Array(ints[i++]);
-    i = runs(ints, i, strings, standbyTasks);
-    const warmupTasks = new Array(ints[i++]);
-    i = runs(ints, i, strings, warmupTasks);
+    let runCount = ints[i++];
+    const activeTasks = runCount > 0x7fffffff ? lists[runCount & 0x7fffffff] : new Array(runCount);
+    if (runCount <= 0x7fffffff) i = runs(ints, i, strings, activeTasks);
+    runCount = ints[i++];
+    const standbyTasks = runCount > 0x7fffffff ? lists[runCount & 0x7fffffff] : new Array(runCount);
+    if (runCount <= 0x7fffffff) i = runs(ints, i, strings, standbyTasks);
+    runCount = ints[i++];
+    const warmupTasks = runCount > 0x7fffffff ? lists[runCount & 0x7fffffff] : new Array(runCount);
+    if (runCount <= 0x7fffffff) i = runs(ints, i, strings, warmupTasks);
     const value = { activeTasks, standbyTasks, warmupTasks };
     // An own property even for "__proto__", as JSON.parse makes it.
     if (id === "__proto__") {
@@ -100,7 +106,7 @@ export function assignmentObject(text, ints, given) {
 "#)]
 extern "C" {
     #[wasm_bindgen(js_name = assignmentObject)]
-    fn assignment_object_js(text: &str, ints: &[u32], given: &JsValue) -> JsValue;
+    fn assignment_object_js(text: &str, ints: &[u32], given: &JsValue, lists: &JsValue) -> JsValue;
 
 }
 
@@ -109,8 +115,16 @@ extern "C" {
 /// dense lists: no task set per member and role on the way out.
 ///
 /// `ids`: the input's own id strings (see `packed::InputIds`); a member found there is
-/// written as its index with the top bit set, the others as text.
-fn assignment_object(a: &DenseAssignment<'_>, ids: Option<&packed::InputIds>) -> JsValue {
+/// written as its index with the top bit set, the others as text. With `owned`, the
+/// input's lists: a list the result leaves exactly as given is written as its index
+/// there, and the result holds the caller's own array (structural sharing: most of a
+/// reassignment, whose result is mostly the next call's input, is unchanged).
+fn assignment_object(
+    a: &DenseAssignment<'_>,
+    ids: Option<&packed::InputIds>,
+    owned: Option<&OwnedLists>,
+) -> JsValue {
+    let owned = owned.filter(|o| ids.is_some() && a.numbered_as(o));
     let mut text = String::new();
     let mut lengths: Vec<u32> = Vec::new();
     let mut string = |s: &str, text: &mut String, subtopology: bool| -> u32 {
@@ -137,6 +151,13 @@ fn assignment_object(a: &DenseAssignment<'_>, ids: Option<&packed::InputIds>) ->
             _ => string(a.member_id(m), &mut text, false),
         });
         for role in 0..ROLES {
+            if let Some(i) = owned
+                .and_then(|o| a.given_list(m, role, o))
+                .filter(|&i| i < 1 << 31)
+            {
+                body.push(i as u32 | 1 << 31);
+                continue;
+            }
             let at = body.len();
             body.push(0);
             let runs = a.write_runs(m, role, &mut body, |s| match sub_string.get_mut(s) {
@@ -162,8 +183,10 @@ fn assignment_object(a: &DenseAssignment<'_>, ids: Option<&packed::InputIds>) ->
     }
     body.push(lengths.len() as u32);
     body.extend(&lengths);
-    let strings = ids.map_or(JsValue::UNDEFINED, |ids| ids.strings.clone());
-    assignment_object_js(&text, &body, &strings)
+    let (strings, lists) = ids.map_or((JsValue::UNDEFINED, JsValue::UNDEFINED), |ids| {
+        (ids.strings.clone(), ids.lists.clone())
+    });
+    assignment_object_js(&text, &body, &strings, &lists)
 }
 
 fn name_of(v: &JsValue) -> Result<String, JsValue> {
@@ -218,7 +241,11 @@ pub fn assign(assignor_name: JsValue, group_spec: JsValue, config: JsValue) -> J
     let input = assignor_input_of(&group_spec)?;
     let config = config_of(&config)?;
     let result = assignor.assign_dense(&input.spec, input.lists.as_ref(), &config);
-    Ok(assignment_object(&result, input.ids.as_ref()))
+    Ok(assignment_object(
+        &result,
+        input.ids.as_ref(),
+        input.lists.as_ref(),
+    ))
 }
 
 /// `assignmentQuality(groupSpec, result, config?)` -> the quality figures of an
@@ -304,6 +331,10 @@ impl AssignIoFloor {
         let ids = input
             .ids
             .filter(|ids| ids.of_member.len() == self.result.num_members());
-        Ok(assignment_object(&self.result, ids.as_ref()))
+        Ok(assignment_object(
+            &self.result,
+            ids.as_ref(),
+            input.lists.as_ref(),
+        ))
     }
 }

@@ -12,8 +12,9 @@
 //!
 //! For `assign()` the task lists stay in their buffer and go to the assignor as they are
 //! (`spec_with_lists`, `OwnedLists`), and the whole members' id strings come back as the
-//! result's keys (`InputIds`); `assignmentQuality()` and `warmupCaughtUp()` get task sets
-//! (`spec`). Both read the buffer with the same checks, so they take or refuse it alike.
+//! result's keys and the lists as read as the result's unchanged lists (`InputIds`);
+//! `assignmentQuality()` and `warmupCaughtUp()` get task sets (`spec`). Both read the
+//! buffer with the same checks, so they take or refuse it alike.
 //!
 //! One decoder still decides: only the plain form is packed (arrays and plain objects
 //! without `toJSON`, `{ subtopologyId, partitions }` or `{ subtopologyId, partition,
@@ -105,6 +106,9 @@ function packLists(holders, buffer, offsetBuffer, offsetLists) {
   let lastId = null;
   let lastAt = 0;
   const copies = [];
+  // Each holder's three task lists as read (null or undefined where not given), for
+  // assign() to hand back those it leaves as they were.
+  const given = [];
   for (let i = 0; i < holders.length; i++) {
     const h = holders[i];
     if (!plainObject(h)) return null;
@@ -148,6 +152,7 @@ function packLists(holders, buffer, offsetBuffer, offsetLists) {
               : role === 3
                 ? reported
                 : ends;
+      if (role < 3) given.push(list);
       if (list === undefined || list === null) {
         if (n === ints.length) ints = grown(ints, n + 1);
         ints[n++] = -1;
@@ -238,6 +243,7 @@ function packLists(holders, buffer, offsetBuffer, offsetLists) {
     memberIds: memberIds.length > 0 ? memberIds.join("\0") : null,
     wholeIds: memberIds,
     processIds: processIds.length > 0 ? processIds.join("\0") : null,
+    given,
   };
 }
 
@@ -278,6 +284,7 @@ export function packSpec(spec) {
       memberIds: p.memberIds,
       processIds: p.processIds,
       wholeIds: p.wholeIds,
+      given: p.given,
     };
   });
 }
@@ -330,6 +337,9 @@ extern "C" {
     /// A packed spec's whole members' process ids, as `memberIds`.
     #[wasm_bindgen(method, getter, js_name = processIds)]
     fn process_ids(this: &Packed) -> JsValue;
+    /// A packed spec's task lists as read (an array: each member's three in turn).
+    #[wasm_bindgen(method, getter)]
+    fn given(this: &Packed) -> JsValue;
 }
 
 /// The parts of a packed object: its JSON text, ids, ints and offsets (and a result's
@@ -343,6 +353,8 @@ struct Parts {
     process_ids: Option<String>,
     /// A spec's whole members' ids, as given (an array; undefined for a result).
     whole_ids: JsValue,
+    /// A spec's task lists as read (an array; undefined for a result).
+    given: JsValue,
 }
 
 fn parts(packed: JsValue) -> Option<Parts> {
@@ -358,6 +370,7 @@ fn parts(packed: JsValue) -> Option<Parts> {
         member_ids: string_of(&p.member_ids()),
         process_ids: string_of(&p.process_ids()),
         whole_ids: p.whole_ids(),
+        given: p.given(),
     })
 }
 
@@ -415,8 +428,8 @@ fn member_owned<'i>(
         match lists.as_deref_mut() {
             // Checked and numbered as the index numbers tasks, in one read.
             Some(lists) => {
-                reader.each_task(|id, partitions| lists.push_entry(id, partitions))?;
-                lists.close_list();
+                let given = reader.each_task(|id, partitions| lists.push_entry(id, partitions))?;
+                lists.close_list(given);
             }
             None => {
                 if reader.task_list(tasks)? {
@@ -579,10 +592,12 @@ pub struct AssignorInput {
 
 /// The member ids as the input's strings: `strings`, the whole members' ids in input
 /// order (a JS array), and per member of the spec (sorted) its index there (`u32::MAX`
-/// for a member that came as JSON text).
+/// for a member that came as JSON text); and `lists`, the task lists as the input gave
+/// them (a JS array, in the order of `OwnedLists::exact_list`'s places).
 pub struct InputIds {
     pub strings: JsValue,
     pub of_member: Vec<u32>,
+    pub lists: JsValue,
 }
 
 /// The same for `assign()`.
@@ -649,6 +664,7 @@ fn spec_and_lists(v: &JsValue, lists: bool) -> Option<(GroupSpec, Option<(OwnedL
     let ids = InputIds {
         strings: parts.whole_ids,
         of_member,
+        lists: parts.given,
     };
     Some((spec, Some((lists, ids))))
 }

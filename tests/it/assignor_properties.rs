@@ -334,7 +334,7 @@ fn as_lists(spec: &GroupSpec, scramble: bool) -> (GroupSpec, OwnedLists) {
         for (id, ps) in list {
             lists.push_entry(*id, ps);
         }
-        lists.close_list();
+        lists.close_list(true);
     }
     lists.set_rows((0..n).rev());
     let mut bare = spec.clone();

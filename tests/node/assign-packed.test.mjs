@@ -192,6 +192,99 @@ test("random specs with owned lists decode alike as objects and as JSON text", (
   floor.free();
 });
 
+const ROLES = ["activeTasks", "standbyTasks", "warmupTasks"];
+
+test("a list assign() leaves as given comes back as the given array, and only such a list", () => {
+  const r = rng(58);
+  let shared = 0;
+  let fresh = 0;
+  for (let c = 0; c < 300; c++) {
+    const spec = randomSpec(r);
+    const config = { numStandbyReplicas: Math.floor(r() * 2) };
+    const name = r() < 0.5 ? "sticky" : "highly_available";
+    if (!outcome(() => assign(name, spec, config)).ok) continue;
+    // Fed its own result (lists in the result's form), one member gone or one new.
+    const first = assign(name, spec, config);
+    for (const m of spec.members) Object.assign(m, first.members[m.memberId]);
+    if (r() < 0.5 && spec.members.length > 1) spec.members.splice(Math.floor(r() * spec.members.length), 1);
+    else spec.members.push({ memberId: "new", processId: "p-new" });
+    sameAsText(name, spec, config);
+    const result = assign(name, spec, config);
+    for (const m of spec.members) {
+      for (const role of ROLES) {
+        const list = result.members[m.memberId][role];
+        if (m[role] === undefined) continue;
+        if (list === m[role]) shared++;
+        else {
+          assert.notEqual(JSON.stringify(list), JSON.stringify(m[role]), "an unchanged list is the given array");
+          fresh++;
+        }
+      }
+    }
+  }
+  assert.ok(shared > 500 && fresh > 50, `shared ${shared}, fresh ${fresh}`);
+});
+
+test("an unchanged list given in another form comes back new, in the result's form", () => {
+  const spec = {
+    subtopologies: [
+      { subtopologyId: "a", numPartitions: 4, stateful: true },
+      { subtopologyId: "b", numPartitions: 4 },
+    ],
+    members: [
+      { memberId: "m1", processId: "p1" },
+      { memberId: "m2", processId: "p2" },
+    ],
+  };
+  const first = assign("sticky", spec);
+  for (const m of spec.members) Object.assign(m, first.members[m.memberId]);
+  const canonical = JSON.stringify(first.members.m1.activeTasks);
+  assert.equal(canonical, '[{"subtopologyId":"a","partitions":[0,2]},{"subtopologyId":"b","partitions":[0,2]}]');
+  const forms = {
+    "entries out of id order": [
+      { subtopologyId: "b", partitions: [0, 2] },
+      { subtopologyId: "a", partitions: [0, 2] },
+    ],
+    "partitions out of order": [
+      { subtopologyId: "a", partitions: [2, 0] },
+      { subtopologyId: "b", partitions: [0, 2] },
+    ],
+    "a subtopology in two entries": [
+      { subtopologyId: "a", partitions: [0] },
+      { subtopologyId: "a", partitions: [2] },
+      { subtopologyId: "b", partitions: [0, 2] },
+    ],
+    "a partition twice": [
+      { subtopologyId: "a", partitions: [0, 0, 2] },
+      { subtopologyId: "b", partitions: [0, 2] },
+    ],
+    "an empty entry": [
+      { subtopologyId: "a", partitions: [0, 2] },
+      { subtopologyId: "b", partitions: [0, 2] },
+      { subtopologyId: "c", partitions: [] },
+    ],
+    "a partition out of range": [
+      { subtopologyId: "a", partitions: [0, 2, 9] },
+      { subtopologyId: "b", partitions: [0, 2] },
+    ],
+    "an unknown subtopology": [
+      { subtopologyId: "a", partitions: [0, 2] },
+      { subtopologyId: "b", partitions: [0, 2] },
+      { subtopologyId: "z", partitions: [1] },
+    ],
+  };
+  // The result's own form is handed back as it is.
+  assert.equal(assign("sticky", spec).members.m1.activeTasks, spec.members[0].activeTasks);
+  for (const [form, list] of Object.entries(forms)) {
+    spec.members[0].activeTasks = list;
+    const result = assign("sticky", spec);
+    assert.notEqual(result.members.m1.activeTasks, list, form);
+    assert.equal(JSON.stringify(result.members.m1.activeTasks), canonical, form);
+    // The other member's lists are still its own.
+    assert.equal(result.members.m2.activeTasks, spec.members[1].activeTasks, form);
+  }
+});
+
 test("subtopologies of every form decode alike as objects and as JSON text", () => {
   const base = randomSpec(rng(11));
   const config = { numStandbyReplicas: 1 };
