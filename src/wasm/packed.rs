@@ -61,8 +61,9 @@ const plainMemberKey = (key) => {
       return false;
   }
 };
-const plainId = (id) =>
-  !id.includes("\0") && (typeof id.isWellFormed === "function" ? id.isWellFormed() : !/[\uD800-\uDFFF]/.test(id));
+const wellFormed = (s) =>
+  typeof s.isWellFormed === "function" ? s.isWellFormed() : !/[\uD800-\uDFFF]/.test(s);
+const plainId = (id) => !id.includes("\0") && wellFormed(id);
 
 // `xs` copied into a buffer of its kind of at least twice `size`.
 const grown = (xs, size) => {
@@ -127,7 +128,6 @@ function packLists(holders, buffer, offsetBuffer, offsetLists) {
           break;
         }
       }
-      whole = whole && plainId(memberId) && plainId(processId);
       if (n === ints.length) ints = grown(ints, n + 1);
       ints[n++] = whole ? 1 : 0;
       if (whole) {
@@ -235,14 +235,21 @@ function packLists(holders, buffer, offsetBuffer, offsetLists) {
     }
     copies.push(copy);
   }
+  // The whole members' ids checked once, joined (per id, 0.035 ms of 1 000 x 10 000):
+  // one with U+0000 in it makes more ids than whole members, which the wasm side
+  // refuses (the spec then goes as JSON text), and no surrogate pairs across the
+  // U+0000 between two ids.
+  const joinedMembers = memberIds.length > 0 ? memberIds.join("\0") : null;
+  const joinedProcesses = processIds.length > 0 ? processIds.join("\0") : null;
+  if (joinedMembers !== null && !(wellFormed(joinedMembers) && wellFormed(joinedProcesses))) return null;
   return {
     copies,
     ids: names.join("\0"),
     ints: ints.subarray(0, n),
     offsets: f > 0 ? offsets.subarray(0, f) : null,
-    memberIds: memberIds.length > 0 ? memberIds.join("\0") : null,
+    memberIds: joinedMembers,
     wholeIds: memberIds,
-    processIds: processIds.length > 0 ? processIds.join("\0") : null,
+    processIds: joinedProcesses,
     given,
   };
 }

@@ -510,6 +510,14 @@ test("JavaScript-only forms decode as their JSON text says", () => {
     "a process id with a lone surrogate": (s) => {
       s.members[1].processId = "q\udc00";
     },
+    "a member and its process id each with U+0000 (as many ids as members if split)": (s) => {
+      s.members[0].memberId = "a\u0000b";
+      s.members[0].processId = "p\u0000q";
+    },
+    "lone surrogates that would pair if the ids were joined": (s) => {
+      s.members[0].memberId = "a\ud800";
+      s.members[1].memberId = "\udc00b";
+    },
     "a member id beyond Kafka's STRING limit": (s) => {
       s.members[1].memberId = "m".repeat(40000);
     },
