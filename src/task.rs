@@ -407,12 +407,6 @@ impl TaskSet {
             .collect()
     }
 
-    /// Builds a set from per-subtopology partition lists in one pass (the assignors'
-    /// output path): lists may come in any order; empty ones are dropped.
-    pub fn from_sorted_runs(runs: Vec<(Arc<str>, Vec<i32>)>) -> Self {
-        Self::normalized(runs)
-    }
-
     /// The place of `subtopology` in the id table, added there if missing (a table
     /// shared with other sets is copied first).
     fn place(&mut self, subtopology: &str) -> u32 {
