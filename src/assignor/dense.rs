@@ -108,7 +108,7 @@ impl<'a> DenseAssignment<'a> {
 
     /// Whether its tasks are numbered as `owned`'s (`given_list` needs it).
     pub fn numbered_as(&self, owned: &OwnedLists) -> bool {
-        owned.base() == self.base.as_slice()
+        owned.numbered_as(&self.base)
     }
 
     /// Where member `m`'s list of `role` is the very list given for it in `owned`

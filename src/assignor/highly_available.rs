@@ -124,11 +124,11 @@ fn level_stateless(placement: &mut Placement<'_, '_>) {
         .collect();
     // Per subtopology, the giver's stateless actives less the taker's.
     let mut lead = vec![0i64; ix.subtopologies.len()];
+    let sub = |t: u32| ix.subtopology_of(0, t);
     while let (Some(&(low, to)), Some(&(high, from))) = (by_count.first(), by_count.last()) {
         if high < low + 2 {
             break;
         }
-        let sub = |t: u32| ix.subtopology_of(0, t);
         for &t in &of[from as usize] {
             lead[sub(t)] += 1;
         }

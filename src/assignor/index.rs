@@ -415,7 +415,7 @@ impl<'a> Index<'a> {
     fn index_previous(&mut self, owned: Option<&OwnedLists>) {
         // Lists numbered for another topology than this spec's are not read (the spec's
         // own sets are).
-        let owned = owned.filter(|lists| lists.base() == self.base.as_slice());
+        let owned = owned.filter(|lists| lists.numbered_as(&self.base));
         let n = self.members.len();
         let sum = |f: fn(&MemberSpec) -> usize| self.members.iter().map(|m| f(m)).sum::<usize>();
         let listed = |role: usize, f: fn(&MemberSpec) -> usize| match owned {

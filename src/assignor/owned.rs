@@ -115,9 +115,10 @@ impl OwnedLists {
         self.rows = rows.into_iter().map(|r| r as u32).collect();
     }
 
-    /// The task numbering the lists are in.
-    pub(crate) fn base(&self) -> &[u32] {
-        &self.base
+    /// Whether the lists are numbered as `base` numbers a spec's tasks (lists of another
+    /// topology's numbering are not read, nor handed back).
+    pub(crate) fn numbered_as(&self, base: &[u32]) -> bool {
+        self.base == base
     }
 
     /// Tasks in the lists of `role`.
