@@ -7,6 +7,7 @@
 
 pub mod assignor;
 pub mod cluster;
+mod compare;
 pub mod config;
 pub mod coordinator;
 pub mod invariants;

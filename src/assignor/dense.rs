@@ -7,6 +7,7 @@
 use super::index::{Flat, Index};
 use super::owned::OwnedLists;
 use super::{GroupAssignment, MemberAssignment};
+use crate::compare::same_tasks;
 use crate::task::{IdTable, RunsBuilder, TaskSet};
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -117,7 +118,7 @@ impl<'a> DenseAssignment<'a> {
     pub fn given_list(&self, m: usize, role: usize, owned: &OwnedLists) -> Option<usize> {
         let (i, given) = owned.exact_list(self.place(m)?, role)?;
         let tasks = self.lists.get(role).map_or(&[][..], |l| l.of(m));
-        (tasks == given).then_some(i)
+        same_tasks(tasks, given).then_some(i)
     }
 
     /// Appends member `m`'s tasks of `role` to `out` as runs, each the subtopology's

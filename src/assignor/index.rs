@@ -10,6 +10,7 @@
 
 use super::owned::OwnedLists;
 use super::{GroupSpec, MemberSpec, SubtopologySpec};
+use crate::compare::{cmp_id, id_before, same_id};
 use crate::task::{TaskId, TaskSet};
 use std::collections::BTreeMap;
 
@@ -137,9 +138,9 @@ pub(crate) fn numbering<T>(
     id: impl Fn(&T) -> &str,
     num_tasks: impl Fn(&T) -> u32,
 ) -> (Vec<T>, Vec<u32>) {
-    if !subtopologies.is_sorted_by(|a, b| id(a) < id(b)) {
-        subtopologies.sort_by(|a, b| id(a).cmp(id(b)));
-        subtopologies.dedup_by(|a, b| id(a) == id(b));
+    if !subtopologies.is_sorted_by(|a, b| id_before(id(a), id(b))) {
+        subtopologies.sort_by(|a, b| cmp_id(id(a), id(b)));
+        subtopologies.dedup_by(|a, b| same_id(id(a), id(b)));
     }
     let mut base = Vec::with_capacity(subtopologies.len() + 1);
     let mut total: u64 = 0;
@@ -172,9 +173,9 @@ impl<'a> Index<'a> {
         // With each member its place in the spec (where `owned` has its lists).
         let mut members: Vec<(usize, &MemberSpec)> = spec.members.iter().enumerate().collect();
         // The spec says sorted (and ids unique); sort only when it is not.
-        if !members.is_sorted_by(|a, b| a.1.member_id < b.1.member_id) {
-            members.sort_by(|a, b| a.1.member_id.cmp(&b.1.member_id));
-            members.dedup_by(|a, b| a.1.member_id == b.1.member_id);
+        if !members.is_sorted_by(|a, b| id_before(&a.1.member_id, &b.1.member_id)) {
+            members.sort_by(|a, b| cmp_id(&a.1.member_id, &b.1.member_id));
+            members.dedup_by(|a, b| same_id(&a.1.member_id, &b.1.member_id));
         }
         let (places, members): (Vec<usize>, Vec<&MemberSpec>) = members.into_iter().unzip();
         // Process index per member: sort (process id, member) pairs once.
@@ -183,7 +184,7 @@ impl<'a> Index<'a> {
             .enumerate()
             .map(|(i, m)| (m.process_id.as_str(), i as u32))
             .collect();
-        if !by_process.is_sorted() {
+        if !by_process.is_sorted_by(|a, b| cmp_id(a.0, b.0).then(a.1.cmp(&b.1)).is_le()) {
             // A stable sort finds the runs already in order (members and their processes
             // are often named alike, so the pairs come in a few sorted runs).
             by_process.sort_by(|a, b| cmp_id(a.0, b.0).then(a.1.cmp(&b.1)));
@@ -192,7 +193,7 @@ impl<'a> Index<'a> {
         let mut process_members = Flat::with_capacity(members.len(), members.len());
         let mut process_of = vec![0u32; members.len()];
         for &(p, m) in &by_process {
-            if process_ids.last() != Some(&p) {
+            if !process_ids.last().is_some_and(|&last| same_id(last, p)) {
                 if !process_ids.is_empty() {
                     process_members.close();
                 }
@@ -641,40 +642,6 @@ impl IdLookup {
     }
 }
 
-/// Compares two ids as `str::cmp` does (byte order), eight bytes at a time inline:
-/// ids are short and compared often while reading the previous assignment.
-fn cmp_id(a: &str, b: &str) -> std::cmp::Ordering {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let mut ca = a.chunks_exact(8);
-    let mut cb = b.chunks_exact(8);
-    for (x, y) in (&mut ca).zip(&mut cb) {
-        let (x, y) = (word(x), word(y));
-        if x != y {
-            return x.cmp(&y);
-        }
-    }
-    let done = a.len().min(b.len()) / 8 * 8;
-    let (a, b) = (&a[done..], &b[done..]);
-    for (x, y) in a.iter().zip(b) {
-        if x != y {
-            return x.cmp(y);
-        }
-    }
-    a.len().cmp(&b.len())
-}
-
-/// `a == b`, lengths first (ids of one group are often of one length or a few).
-fn same_id(a: &str, b: &str) -> bool {
-    a.len() == b.len() && cmp_id(a, b) == std::cmp::Ordering::Equal
-}
-
-/// Eight bytes as a big-endian number (so numeric order is byte order).
-fn word(bytes: &[u8]) -> u64 {
-    let mut w = [0u8; 8];
-    w.copy_from_slice(&bytes[..8]);
-    u64::from_be_bytes(w)
-}
-
 /// Keeps, among `items[from..]`, those for which `keep` holds.
 fn retain_tail(items: &mut Vec<u32>, from: usize, keep: impl Fn(u32) -> bool) {
     let mut kept = from;
@@ -743,35 +710,5 @@ fn cand(m: usize, held: Held, offset: i64) -> Candidate {
         member: m as u32,
         held,
         offset,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::cmp_id;
-
-    #[test]
-    fn id_comparison_is_byte_order() {
-        let ids = [
-            "",
-            "a",
-            "ab",
-            "abcdefgh",
-            "abcdefgg",
-            "abcdefghi",
-            "abcdefgh0",
-            "topic-1_subtopology",
-            "topic-10_subtopology",
-            "topic-2_subtopology",
-            "zé",
-            "z\u{10348}",
-            "Z",
-            "0",
-        ];
-        for a in ids {
-            for b in ids {
-                assert_eq!(cmp_id(a, b), a.cmp(b), "{a:?} vs {b:?}");
-            }
-        }
     }
 }

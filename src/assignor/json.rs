@@ -4,6 +4,7 @@
 //! and the I/O floor (`io_floor_json`: decode + encode, no assignment).
 
 use super::{by_name, AssignmentConfig, GroupAssignment, GroupSpec, MemberSpec, SubtopologySpec};
+use crate::compare::cmp_id;
 use crate::config::CoordinatorConfig;
 use crate::protocol::common::unique;
 use crate::protocol::json::{
@@ -301,11 +302,11 @@ impl GroupSpecJson {
                 stateful: s.stateful,
             })
             .collect();
-        subtopologies.sort_by(|a, b| a.id.cmp(&b.id));
+        subtopologies.sort_by(|a, b| cmp_id(&a.id, &b.id));
         // Sorted as (id, place) pairs, then taken in that order.
         let mut order: Vec<(&str, usize)> =
             members.iter().map(|m| m.member_id()).zip(0..).collect();
-        order.sort_unstable();
+        order.sort_unstable_by(|a, b| cmp_id(a.0, b.0).then(a.1.cmp(&b.1)));
         let order: Vec<usize> = order.into_iter().map(|(_, i)| i).collect();
         let mut members: Vec<Option<M>> = members.into_iter().map(Some).collect();
         let members: Vec<MemberSpec> = order

@@ -7,6 +7,7 @@
 
 use super::dense::ROLES;
 use super::index::numbering;
+use crate::compare::cmp_id;
 
 /// Per member and role, its valid owned tasks as the index numbers them, sorted and
 /// distinct. Entries may come as given: unsorted or repeated entries, unknown ids and
@@ -42,7 +43,7 @@ impl OwnedLists {
         let (sorted, base) = numbering(subtopologies.into_iter().collect(), |s| s.0, |s| s.1);
         let ranges = ids
             .iter()
-            .map(|id| match sorted.binary_search_by(|s| s.0.cmp(id)) {
+            .map(|id| match sorted.binary_search_by(|s| cmp_id(s.0, id)) {
                 Ok(s) => (base[s], base[s + 1] - base[s]),
                 Err(_) => (0, 0),
             })
@@ -72,13 +73,12 @@ impl OwnedLists {
     /// One entry of the list being read: id `id`'s valid partitions.
     pub fn push_entry(&mut self, id: usize, partitions: &[i32]) {
         let before = self.tasks.len();
-        if let Some(&(lo, n)) = self.ranges.get(id) {
-            for &p in partitions {
-                if let Ok(p) = u32::try_from(p) {
-                    if p < n {
-                        self.tasks.push(lo + p);
-                    }
-                }
+        let (lo, n) = self.ranges.get(id).copied().unwrap_or((0, 0));
+        for &p in partitions {
+            // A negative partition is out of range as u32 too (task counts are below
+            // 2^31: partition counts are i32).
+            if (p as u32) < n {
+                self.tasks.push(lo + p as u32);
             }
         }
         // A result's form: no entry empty or any of it dropped, and not the id of the
