@@ -172,9 +172,12 @@ pub struct Owned {
 }
 
 impl Owned {
-    pub fn new(sets: [TaskSet; 3], offsets: Option<[BTreeMap<TaskId, i64>; 2]>) -> Self {
+    /// `sets`: `None` for none (the lists went elsewhere).
+    pub fn new(sets: Option<[TaskSet; 3]>, offsets: Option<[BTreeMap<TaskId, i64>; 2]>) -> Self {
         Owned {
-            sets: (!sets.iter().all(TaskSet::is_empty)).then(|| Box::new(sets)),
+            sets: sets
+                .filter(|sets| !sets.iter().all(TaskSet::is_empty))
+                .map(Box::new),
             offsets: offsets.map(Box::new),
         }
     }
@@ -278,7 +281,7 @@ impl GroupSpecJson {
         self.into_spec_from(members, |_, m| {
             let sets = [&m.active_tasks, &m.standby_tasks, &m.warmup_tasks]
                 .map(|l| TaskSet::from_task_list(l, &mut ids));
-            Owned::new(sets, None)
+            Owned::new(Some(sets), None)
         })
         .0
     }

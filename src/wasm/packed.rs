@@ -31,6 +31,7 @@
 //! result; BENCHMARKS.md "assignmentQuality() reads its result packed too").
 
 use super::convert::string_of;
+use crate::assignor::dense::ROLES;
 use crate::assignor::json::{GroupSpecJson, MemberAssignmentJsonIn, MemberIn, MemberJson, Owned};
 use crate::assignor::{GroupAssignment, GroupSpec, MemberAssignment, OwnedLists};
 use crate::compare::{cmp_id, same_id};
@@ -440,29 +441,35 @@ fn member_owned<'i>(
     tasks: &mut Vec<(usize, &'i [i32])>,
     offsets: &mut Vec<(usize, i32, i64)>,
     ids: &IdTables,
-    mut lists: Option<&mut OwnedLists>,
+    lists: Option<&mut OwnedLists>,
 ) -> Option<Owned> {
     let (shared, ranks, sorted) = ids;
-    let mut sets: [TaskSet; 3] = Default::default();
-    for set in &mut sets {
-        match lists.as_deref_mut() {
-            // Checked and numbered as the index numbers tasks, in one read.
-            Some(lists) => {
+    let sets = match lists {
+        // Checked and numbered as the index numbers tasks, in one read; no sets.
+        Some(lists) => {
+            for _ in 0..ROLES {
                 let given = reader.each_task(|id, partitions| lists.push_entry(id, partitions))?;
                 lists.close_list(given);
             }
-            None => {
+            None
+        }
+        None => {
+            let mut sets: [TaskSet; 3] = Default::default();
+            for set in &mut sets {
                 if reader.task_list(tasks)? {
                     *set = TaskSet::from_packed(tasks, shared, ranks, sorted)?;
                 }
             }
+            Some(sets)
         }
-    }
+    };
     let mut maps: [BTreeMap<TaskId, i64>; 2] = Default::default();
     let mut given = false;
     for map in &mut maps {
-        given |= reader.offset_list(offsets)?;
-        *map = offset_map(offsets, shared, ranks)?;
+        if reader.offset_list(offsets)? {
+            given = true;
+            *map = offset_map(offsets, shared, ranks)?;
+        }
     }
     // Neither offset list given: the member's JSON has none either.
     Some(Owned::new(sets, given.then_some(maps)))
