@@ -75,8 +75,8 @@ impl OwnedLists {
         let before = self.tasks.len();
         let (lo, n) = self.ranges.get(id).copied().unwrap_or((0, 0));
         for &p in partitions {
-            // A negative partition is out of range as u32 too (task counts are below
-            // 2^31: partition counts are i32).
+            // A negative partition is 2^31 or more as u32: out of range too (a task
+            // count is an i32's magnitude, at most 2^31).
             if (p as u32) < n {
                 self.tasks.push(lo + p as u32);
             }
@@ -182,13 +182,14 @@ mod tests {
 
     #[test]
     fn a_list_in_any_other_form_is_not_exact() {
-        let other: [&[(usize, &[i32])]; 7] = [
+        let other: [&[(usize, &[i32])]; 8] = [
             &[(0, &[1]), (1, &[0, 2])],            // ids out of order
             &[(1, &[2, 0]), (0, &[1])],            // partitions out of order
             &[(1, &[0]), (1, &[2]), (0, &[1])],    // one subtopology in two entries
             &[(1, &[0, 0, 2]), (0, &[1])],         // a partition twice
             &[(1, &[0, 2]), (0, &[]), (0, &[1])],  // an empty entry
             &[(1, &[0, 2]), (0, &[1, 7])],         // a partition out of range
+            &[(1, &[0, 2]), (0, &[1, -1])],        // a negative partition
             &[(1, &[0, 2]), (0, &[1]), (2, &[0])], // an unknown subtopology
         ];
         for entries in other {
