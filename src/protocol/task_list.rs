@@ -310,7 +310,6 @@ impl<'a> PackedIds<'a> {
     /// at a time: only the separators and the rare bytes JSON escapes need a look of
     /// their own (byte by byte, 3% of `assign()` on 1 000 x 10 000).
     pub fn parse(ids: &'a str) -> Option<Self> {
-        const ONES: u64 = u64::from_le_bytes([1; 8]);
         let mut split = Split {
             ids,
             names: Vec::new(),
@@ -358,11 +357,13 @@ impl<'a> PackedIds<'a> {
     }
 }
 
+/// 0x01 in each byte.
+const ONES: u64 = u64::from_le_bytes([1; 8]);
+
 /// Bit 7 set in each byte of `w` below `n` (at most 0x80), exactly: no carry crosses
 /// a byte (each sum is at most 0x7f + 0x7f).
 const fn bytes_below(w: u64, n: u8) -> u64 {
     const LOW: u64 = u64::from_le_bytes([0x7f; 8]);
-    const ONES: u64 = u64::from_le_bytes([1; 8]);
     let sum = (w & LOW).wrapping_add(ONES.wrapping_mul(0x80 - n as u64));
     !(sum | w) & !LOW
 }
@@ -479,29 +480,21 @@ impl<'i, 'a> PackedReader<'i, 'a> {
     }
 
     /// One task list, each entry (id index, partitions) handed to `f` as it is read;
-    /// false for null. The cursor and the bytes spent are kept in locals and the budget
-    /// checked once per list (the outcome is the same: `None` either way).
+    /// false for null.
     pub fn each_task(&mut self, mut f: impl FnMut(usize, &'i [i32])) -> Option<bool> {
         let Some(count) = self.count(r#""standbyTasks":null,"#.len())? else {
             return Some(false);
         };
-        let (ints, json_bytes) = (self.ints, &self.ids.json_bytes);
-        let (mut at, mut bytes) = (self.at, self.bytes);
         for _ in 0..count {
-            let (&id, &n) = (ints.get(at)?, ints.get(at + 1)?);
-            let (id, n) = (usize::try_from(id).ok()?, usize::try_from(n).ok()?);
-            let partitions = ints.get(at + 2..(at + 2).checked_add(n)?)?;
-            at += 2 + n;
+            let (id, id_bytes, n) = self.entry()?;
+            let partitions = self.next(usize::try_from(n).ok()?)?;
             if partitions.iter().any(|&p| p < 0) {
                 return None;
             }
-            // A partition is at most 10 digits and a comma. No overflow: `n` is at
-            // most the ints' length.
-            bytes = bytes.checked_add(34 + json_bytes.get(id)? + 11 * n)?;
+            // A partition is at most 10 digits and a comma.
+            self.spend(34 + id_bytes + 11 * partitions.len())?;
             f(id, partitions);
         }
-        (bytes <= self.json_budget).then_some(())?;
-        (self.at, self.bytes) = (at, bytes);
         Some(true)
     }
 
