@@ -291,6 +291,8 @@ export declare class AssignIoFloor {
   packResult(result: GroupAssignment | string): boolean;
   /** Whether the spec decodes by the packed path, not by its JSON text (for the tests). */
   decodesPacked(groupSpec: GroupSpec | string): boolean;
+  /** Whether the spec's subtopologies cross packed, not in its JSON text (for the tests). */
+  packsSubtopologies(groupSpec: GroupSpec | string): boolean;
   /** Only the decoding of the spec (what run() does before it builds the result). */
   decode(groupSpec: GroupSpec | string): void;
   free(): void;

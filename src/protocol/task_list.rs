@@ -355,6 +355,11 @@ impl<'a> PackedIds<'a> {
     pub fn json_len(&self) -> usize {
         self.json_bytes.iter().sum()
     }
+
+    /// Id `i` and its length as a JSON string.
+    pub fn get(&self, i: usize) -> Option<(&'a str, usize)> {
+        Some((*self.names.get(i)?, *self.json_bytes.get(i)?))
+    }
 }
 
 /// 0x01 in each byte.

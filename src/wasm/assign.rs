@@ -317,6 +317,13 @@ impl AssignIoFloor {
         packed::spec_with_lists(&group_spec).is_some() && packed::spec(&group_spec).is_some()
     }
 
+    /// Whether the spec's subtopologies cross packed, not in its JSON text (for the
+    /// tests).
+    #[wasm_bindgen(js_name = packsSubtopologies)]
+    pub fn packs_subtopologies(&self, group_spec: JsValue) -> bool {
+        packed::packs_subtopologies(&group_spec)
+    }
+
     /// Only the decoding of the spec (packed or as JSON text, and the typed decode):
     /// what `run` does before it builds the result.
     pub fn decode(&self, group_spec: JsValue) -> Result<(), JsValue> {

@@ -1,6 +1,7 @@
 //! The owned task lists and reported offsets of a group spec object cross the boundary
-//! as two buffers (ints, and the offsets as float64), the rest of the spec as JSON text
-//! without them (`task_list::PackedReader` has the layout). A member with nothing but
+//! as two buffers (ints, and the offsets as float64), its subtopologies as a third
+//! (ints), the rest of the spec as JSON text without them (`task_list::PackedReader`
+//! has the layout). A member with nothing but
 //! its two ids and those lists (every member of Kafka's benchmark inputs) crosses
 //! whole: its ids joined in two strings, nothing of it in the text (1 000 x 10 000
 //! after a leave 0.92x the time, 10 000 x 100 000 0.88x; BENCHMARKS.md, 2026-12-05).
@@ -32,7 +33,9 @@
 
 use super::convert::string_of;
 use crate::assignor::dense::ROLES;
-use crate::assignor::json::{GroupSpecJson, MemberAssignmentJsonIn, MemberIn, MemberJson, Owned};
+use crate::assignor::json::{
+    GroupSpecJson, MemberAssignmentJsonIn, MemberIn, MemberJson, Owned, SubtopologyJson,
+};
 use crate::assignor::{GroupAssignment, GroupSpec, MemberAssignment, OwnedLists};
 use crate::compare::{cmp_id, same_id};
 use crate::limits::MAX_INPUT_BYTES;
@@ -84,6 +87,40 @@ let scratch = new Int32Array(4096);
 let scratchOffsets = new Float64Array(1024);
 let busy = false;
 
+// A spec's subtopologies when all are of the plain form (`{ subtopologyId,
+// numPartitions, stateful }`, the last one optional; a boolean, the count a
+// non-negative int32, the id a plain string): per subtopology the id's index in
+// `names`, the partition count, 1 for stateful; else null, and they go in the text.
+// (1 000 x 10 000: 0.04 ms of JSON.stringify, and about as long to decode.)
+function packSubtopologies(list, index, names) {
+  if (!plainArray(list)) return null;
+  const out = new Int32Array(3 * list.length);
+  let k = 0;
+  for (let i = 0; i < list.length; i++) {
+    const s = list[i];
+    if (!plainObject(s)) return null;
+    for (const key in s) {
+      if (key !== "subtopologyId" && key !== "numPartitions" && key !== "stateful") return null;
+    }
+    const id = s.subtopologyId;
+    const count = s.numPartitions;
+    const stateful = s.stateful;
+    if (typeof id !== "string" || typeof count !== "number" || (count | 0) !== count || count < 0) return null;
+    if (stateful !== undefined && typeof stateful !== "boolean") return null;
+    let at = index.get(id);
+    if (at === undefined) {
+      if (!plainId(id)) return null;
+      at = names.length;
+      index.set(id, at);
+      names.push(id);
+    }
+    out[k++] = at;
+    out[k++] = count;
+    out[k++] = stateful ? 1 : 0;
+  }
+  return out;
+}
+
 // The owned lists and offsets of `holders` (spec members: activeTasks, standbyTasks,
 // warmupTasks, taskOffsets, taskEndOffsets): per list -1 for null or absent, else its
 // entry count, then per entry of a task list the id's index in `names`, the partition
@@ -97,7 +134,7 @@ let busy = false;
 // One loop with the buffers in locals (a push closure and a Map lookup per entry cost
 // a quarter more on 1 000 x 10 000) and the id's lookup inline (as a function of its
 // own V8 did not inline it: packing took 3% more).
-function packLists(holders, buffer, offsetBuffer, offsetLists) {
+function packLists(holders, buffer, offsetBuffer, offsetLists, subtopologies) {
   const index = new Map();
   const names = [];
   const memberIds = [];
@@ -176,23 +213,25 @@ function packLists(holders, buffer, offsetBuffer, offsetLists) {
         for (const _ in entry) keys++;
         const id = entry.subtopologyId;
         if (typeof id !== "string") return null;
-        let at = lastAt;
-        if (id !== lastId) {
-          // Most often the id at this place in the last list of this role: lists come
-          // in id order, and members hold alike (in the grid's reassignments 98-100%
-          // of entries; the Map's lookup was a fifth of packing a 999-member spec).
-          const guess = e < seen.length ? seen[e] : -1;
-          at = guess >= 0 && names[guess] === id ? guess : index.get(id);
+        // Most often the id at this place in the last list of this role: lists come
+        // in id order, and members hold alike (in the grid's reassignments 98-100%
+        // of entries); else that of the entry before (offset lists: an entry per
+        // partition), else the Map (a fifth of packing a 999-member spec). Only a
+        // miss writes: packing 1 000 x 10 000 after a join took 0.75 ms with a write
+        // per entry and the entry before tested first, 0.61 without.
+        let at = seen[e];
+        if (at === undefined || names[at] !== id) {
+          at = id === lastId ? lastAt : index.get(id);
           if (at === undefined) {
             if (!plainId(id)) return null;
             at = names.length;
             index.set(id, at);
             names.push(id);
           }
+          seen[e] = at;
           lastId = id;
           lastAt = at;
         }
-        seen[e] = at;
         if (role > 2) {
           const p = entry.partition;
           const offset = entry.offset;
@@ -248,6 +287,10 @@ function packLists(holders, buffer, offsetBuffer, offsetLists) {
     }
     copies.push(copy);
   }
+  // After the lists: their ids are in `names` as the entries had them (most often
+  // the same strings as the entries of the list before, compared by reference; the
+  // subtopologies' own strings first made packing 1 000 x 10 000 a fifth slower).
+  const subs = offsetLists ? packSubtopologies(subtopologies, index, names) : null;
   // The whole members' ids checked once, joined (per id, 0.035 ms of 1 000 x 10 000):
   // one with U+0000 in it makes more ids than whole members, which the wasm side
   // refuses (the spec then goes as JSON text), and no surrogate pairs across the
@@ -257,6 +300,7 @@ function packLists(holders, buffer, offsetBuffer, offsetLists) {
   if (joinedMembers !== null && !(wellFormed(joinedMembers) && wellFormed(joinedProcesses))) return null;
   return {
     copies,
+    subtopologies: subs,
     ids: names.join("\0"),
     ints: ints.subarray(0, n),
     offsets: f > 0 ? offsets.subarray(0, f) : null,
@@ -292,12 +336,17 @@ function withBuffers(pack) {
 // A spec: its members' owned lists and offsets packed, the rest as JSON text.
 export function packSpec(spec) {
   return withBuffers((ints, offsets) => {
-    if (!plainObject(spec) || !plainArray(spec.members)) return null;
-    const p = packLists(spec.members, ints, offsets, true);
+    // Own keys only (as the spread below and JSON.stringify read them).
+    const own = (key) => Object.prototype.propertyIsEnumerable.call(spec, key);
+    if (!plainObject(spec) || !own("members") || !plainArray(spec.members)) return null;
+    const p = packLists(spec.members, ints, offsets, true, own("subtopologies") ? spec.subtopologies : null);
     if (p === null) return null;
-    const text = JSON.stringify({ ...spec, members: p.copies });
+    const text = JSON.stringify(
+      p.subtopologies === null ? { ...spec, members: p.copies } : { ...spec, subtopologies: [], members: p.copies },
+    );
     return {
       text,
+      subtopologies: p.subtopologies,
       ids: p.ids,
       ints: p.ints,
       offsets: p.offsets,
@@ -342,6 +391,10 @@ extern "C" {
     fn ids(this: &Packed) -> JsValue;
     #[wasm_bindgen(method, getter)]
     fn ints(this: &Packed) -> js_sys::Int32Array;
+    /// A packed spec's subtopologies (see `subtopologies`), or null: they are in the
+    /// text (always null for a result).
+    #[wasm_bindgen(method, getter)]
+    fn subtopologies(this: &Packed) -> Option<js_sys::Int32Array>;
     /// null when no member reports offsets.
     #[wasm_bindgen(method, getter)]
     fn offsets(this: &Packed) -> Option<js_sys::Float64Array>;
@@ -369,6 +422,7 @@ struct Parts {
     ids: String,
     ints: Vec<i32>,
     offsets: Vec<f64>,
+    subtopologies: Option<Vec<i32>>,
     member_ids: Option<String>,
     process_ids: Option<String>,
     /// A spec's whole members' ids, as given (an array; undefined for a result).
@@ -387,6 +441,7 @@ fn parts(packed: JsValue) -> Option<Parts> {
         ids: string_of(&p.ids())?,
         ints: p.ints().to_vec(),
         offsets: p.offsets().map(|o| o.to_vec()).unwrap_or_default(),
+        subtopologies: p.subtopologies().map(|s| s.to_vec()),
         member_ids: string_of(&p.member_ids()),
         process_ids: string_of(&p.process_ids()),
         whole_ids: p.whole_ids(),
@@ -397,6 +452,11 @@ fn parts(packed: JsValue) -> Option<Parts> {
 /// Whether `packSpec` packs this value (for the benchmark's split of `assign()`).
 pub fn packs_spec(v: &JsValue) -> bool {
     v.is_object() && !pack_spec(v).is_null()
+}
+
+/// Whether `packSpec` packs this value's subtopologies (for the tests).
+pub fn packs_subtopologies(v: &JsValue) -> bool {
+    v.is_object() && parts(pack_spec(v)).is_some_and(|p| p.subtopologies.is_some())
 }
 
 /// Whether `packAssignment` packs this value (for the tests).
@@ -516,15 +576,15 @@ fn offset_map(
 /// `OwnedLists` (the sets left empty); without, the lists become sets.
 fn owned_lists(
     parts: &Parts,
+    ids: &PackedIds<'_>,
     members: usize,
     text_bytes: usize,
     mut whole: Option<&mut Vec<bool>>,
     lists: Option<Vec<(&str, u32)>>,
 ) -> Option<(Vec<Owned>, Option<OwnedLists>)> {
-    let ids = PackedIds::parse(&parts.ids)?;
-    let shared = shared_ids(&ids)?;
+    let shared = shared_ids(ids)?;
     let budget = MAX_INPUT_BYTES.checked_sub(text_bytes)?;
-    let mut reader = PackedReader::new(&ids, &parts.ints, &parts.offsets, budget);
+    let mut reader = PackedReader::new(ids, &parts.ints, &parts.offsets, budget);
     let (mut tasks, mut offsets) = (Vec::new(), Vec::new());
     let mut lists = lists.map(|subtopologies| {
         let mut lists = OwnedLists::new(&ids.names, subtopologies, members);
@@ -547,6 +607,34 @@ fn owned_lists(
         )?);
     }
     reader.done().then_some((owned, lists))
+}
+
+/// The packed subtopologies (per subtopology: its id's index in `ids`, partition count,
+/// 1 for stateful else 0), and an upper bound of their JSON text's length.
+fn subtopologies(packed: &[i32], ids: &PackedIds<'_>) -> Option<(Vec<SubtopologyJson>, usize)> {
+    // `"stateful":false` where it was absent, and a count of at most 10 digits.
+    const EACH: usize = r#"{"subtopologyId":,"numPartitions":,"stateful":false},"#.len() + 10;
+    let mut bytes = 0usize;
+    let subtopologies = packed
+        .chunks(3)
+        .map(|s| {
+            let &[id, num_partitions, stateful] = s else {
+                return None;
+            };
+            let (id, id_bytes) = ids.get(usize::try_from(id).ok()?)?;
+            bytes = bytes.checked_add(EACH + id_bytes)?;
+            Some(SubtopologyJson {
+                subtopology_id: id.to_owned(),
+                num_partitions: (num_partitions >= 0).then_some(num_partitions)?,
+                stateful: match stateful {
+                    0 => false,
+                    1 => true,
+                    _ => return None,
+                },
+            })
+        })
+        .collect::<Option<_>>()?;
+    Some((subtopologies, bytes))
 }
 
 /// Ids joined by U+0000, none for null (an empty string is one empty id).
@@ -644,18 +732,35 @@ fn spec_and_lists(v: &JsValue, lists: bool) -> Option<(GroupSpec, Option<(OwnedL
     }
     let parts = parts(pack_spec(v))?;
     let mut spec: GroupSpecJson = try_decode_str(&parts.text)?;
+    let ids = PackedIds::parse(&parts.ids)?;
+    let mut text_bytes = parts.text.len();
+    if let Some(packed) = &parts.subtopologies {
+        // The text's are `[]`.
+        if !spec.subtopologies.is_empty() {
+            return None;
+        }
+        let bytes;
+        (spec.subtopologies, bytes) = subtopologies(packed, &ids)?;
+        text_bytes = text_bytes.checked_add(bytes)?;
+    }
     let whole = WholeMembers::parse(&parts)?;
     let members = spec.members.len().checked_add(whole.len())?;
     let mut flags = Vec::with_capacity(members);
-    let text_bytes = parts.text.len().checked_add(whole.json_len())?;
+    let text_bytes = text_bytes.checked_add(whole.json_len())?;
     let subtopologies = lists.then(|| {
         spec.subtopologies
             .iter()
             .map(|s| (s.subtopology_id.as_str(), s.num_tasks()))
             .collect()
     });
-    let (mut owned, lists) =
-        owned_lists(&parts, members, text_bytes, Some(&mut flags), subtopologies)?;
+    let (mut owned, lists) = owned_lists(
+        &parts,
+        &ids,
+        members,
+        text_bytes,
+        Some(&mut flags),
+        subtopologies,
+    )?;
     // The text's members follow their rules here; the whole ones have none but a
     // unique id, checked on the sorted spec.
     spec.validate().ok()?;
@@ -713,7 +818,9 @@ pub fn assignment(v: &JsValue) -> Option<GroupAssignment> {
     // The result's JSON text is this text with `{"members":{` and `}}` around it, and
     // each id and a colon in front of its member.
     let keys = ids.len() + member_ids.json_len();
-    let (owned, _) = owned_lists(&parts, ids.len(), parts.text.len() + 11 + keys, None, None)?;
+    let text_bytes = parts.text.len() + 11 + keys;
+    let names = PackedIds::parse(&parts.ids)?;
+    let (owned, _) = owned_lists(&parts, &names, ids.len(), text_bytes, None, None)?;
     let mut members: Vec<(String, MemberAssignment)> = ids
         .iter()
         .zip(owned)

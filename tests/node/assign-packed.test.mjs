@@ -288,17 +288,22 @@ test("an unchanged list given in another form comes back new, in the result's fo
 test("subtopologies of every form decode alike as objects and as JSON text", () => {
   const base = randomSpec(rng(11));
   const config = { numStandbyReplicas: 1 };
+  const floor = new AssignIoFloor("sticky", base);
   const first = () => ({ ...base.subtopologies[0] });
   const withFirst = (s) => ({ ...base, subtopologies: [s, ...base.subtopologies.slice(1)] });
   const inherited = Object.assign(Object.create({ extra: 1 }), first());
-  // [what, spec, assigned]: every form decodes alike both ways, the same result or the
-  // same error naming the same field (the owned lists are packed beside them).
+  const holey = [...base.subtopologies];
+  holey.length += 1;
+  // [what, spec, assigned, packed]: every form decodes alike both ways, the same result
+  // or the same error naming the same field (the owned lists are packed beside them);
+  // the plain forms of a valid spec cross packed, the others in the JSON text.
   const cases = [
-    ["plain", base, true],
-    ["stateful left out", withFirst({ subtopologyId: first().subtopologyId, numPartitions: 2 }), true],
-    ["stateful undefined", withFirst({ ...first(), stateful: undefined }), true],
-    ["numPartitions -0", withFirst({ ...first(), numPartitions: -0 }), true],
-    ["numPartitions 0", withFirst({ ...first(), numPartitions: 0 }), true],
+    ["plain", base, true, true],
+    ["stateful left out", withFirst({ subtopologyId: first().subtopologyId, numPartitions: 2 }), true, true],
+    ["stateful undefined", withFirst({ ...first(), stateful: undefined }), true, true],
+    ["stateful false", withFirst({ ...first(), stateful: false }), true, true],
+    ["numPartitions -0", withFirst({ ...first(), numPartitions: -0 }), true, true],
+    ["numPartitions 0", withFirst({ ...first(), numPartitions: 0 }), true, true],
     ["numPartitions 2.5", withFirst({ ...first(), numPartitions: 2.5 }), false],
     ["numPartitions -1", withFirst({ ...first(), numPartitions: -1 }), false],
     ["numPartitions 2^31", withFirst({ ...first(), numPartitions: 2 ** 31 }), false],
@@ -308,25 +313,41 @@ test("subtopologies of every form decode alike as objects and as JSON text", () 
     ["stateful null", withFirst({ ...first(), stateful: null }), false],
     ["stateful 1", withFirst({ ...first(), stateful: 1 }), false],
     ["an unknown key", withFirst({ ...first(), sourceTopics: [] }), false],
-    ["an inherited key", withFirst(inherited), true],
-    ["toJSON", withFirst({ ...first(), toJSON: () => ({ subtopologyId: "t", numPartitions: 1 }) }), true],
+    ["an inherited key", withFirst(inherited), true, false],
+    ["toJSON", withFirst({ ...first(), toJSON: () => ({ subtopologyId: "t", numPartitions: 1 }) }), true, false],
     ["id a number", withFirst({ ...first(), subtopologyId: 7 }), false],
     ["id missing", withFirst({ numPartitions: 2 }), false],
-    ["id with U+0000", withFirst({ ...first(), subtopologyId: "a\0b" }), true],
+    ["id with U+0000", withFirst({ ...first(), subtopologyId: "a\0b" }), true, false],
     ["id a lone surrogate", withFirst({ ...first(), subtopologyId: "a\uD800" }), false],
+    ["id too long", withFirst({ ...first(), subtopologyId: "x".repeat(40000) }), false],
     ["id given twice", { ...base, subtopologies: [first(), first()] }, false],
     ["an entry null", { ...base, subtopologies: [null] }, false],
     ["an entry an array", { ...base, subtopologies: [[]] }, false],
-    ["no subtopologies", { ...base, subtopologies: [] }, true],
+    ["a hole", { ...base, subtopologies: holey }, false],
+    ["no subtopologies", { ...base, subtopologies: [] }, true, true],
     ["subtopologies null", { ...base, subtopologies: null }, false],
     ["subtopologies an object", { ...base, subtopologies: { 0: first() } }, false],
     ["subtopologies missing", { members: base.members }, false],
+    // Inherited, they are not the spec's own: JSON.stringify leaves them out.
+    ["subtopologies undefined", { ...base, subtopologies: undefined }, false],
+    [
+      "subtopologies inherited",
+      Object.assign(Object.create({ subtopologies: base.subtopologies }), { members: base.members }),
+      false,
+    ],
+    [
+      "members inherited",
+      Object.assign(Object.create({ members: base.members }), { subtopologies: base.subtopologies }),
+      false,
+    ],
   ];
-  for (const [what, spec, assigned] of cases) {
+  for (const [what, spec, assigned, packed] of cases) {
     for (const name of ["sticky", "highly_available"]) {
       assert.equal(sameAsText(name, spec, config).ok !== undefined, assigned, `${name}: ${what}`);
     }
+    if (assigned) assert.equal(floor.packsSubtopologies(spec), packed, `packed: ${what}`);
   }
+  floor.free();
 });
 
 test("random specs with reported offsets decode alike as objects and as JSON text", () => {
