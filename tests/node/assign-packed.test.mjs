@@ -567,6 +567,42 @@ test("JavaScript-only forms decode as their JSON text says", () => {
     "a member id named __proto__": (s) => {
       s.members[0].memberId = "__proto__";
     },
+    // Inherited keys: for-in sees them, JSON.stringify does not.
+    "a member's list inherited": (s) => {
+      const { activeTasks, ...rest } = s.members[0];
+      s.members[0] = Object.assign(Object.create({ activeTasks }), rest);
+    },
+    "a member's id inherited": (s) => {
+      const { memberId, ...rest } = s.members[0];
+      s.members[0] = Object.assign(Object.create({ memberId }), rest);
+    },
+    "a member's unknown key inherited": (s) => {
+      s.members[0] = Object.assign(Object.create({ extra: 1 }), s.members[0]);
+    },
+    "an entry's partitions inherited": (s) => {
+      const { partitions, ...rest } = s.members[0].activeTasks[0];
+      s.members[0].activeTasks[0] = Object.assign(Object.create({ partitions }), rest);
+    },
+    "an entry of a class": (s) => {
+      class Entry {
+        constructor(e) {
+          Object.assign(this, e);
+        }
+      }
+      s.members[0].activeTasks[0] = new Entry(s.members[0].activeTasks[0]);
+    },
+    "an offset inherited": (s) => {
+      s.members[0].taskOffsets = [Object.assign(Object.create({ offset: 5 }), { subtopologyId: "0", partition: 0 })];
+    },
+    "a subtopology's stateful inherited": (s) => {
+      const { stateful, ...rest } = s.subtopologies[0];
+      s.subtopologies[0] = Object.assign(Object.create({ stateful }), rest);
+      s.members[0].standbyTasks = [{ subtopologyId: "0", partitions: [3] }];
+    },
+    "a subtopology's count inherited": (s) => {
+      const { numPartitions, ...rest } = s.subtopologies[0];
+      s.subtopologies[0] = Object.assign(Object.create({ numPartitions }), rest);
+    },
   };
   for (const [what, change] of Object.entries(cases)) {
     const spec = base();
