@@ -194,11 +194,11 @@ impl Owned {
 /// A spec member as the binding's packed input carries it (src/wasm/packed.rs): its
 /// two ids alone, when it had nothing else (no `MemberJson` and no copy of it on the
 /// way: 1 000 x 10 000 after a leave spent about 60 us of its 1.4 ms making them), or
-/// its JSON.
-pub enum MemberIn<'a> {
+/// its JSON. The ids are strings the binding made (it reuses their buffers).
+pub enum MemberIn {
     Ids {
-        member_id: &'a str,
-        process_id: &'a str,
+        member_id: String,
+        process_id: String,
     },
     Json(Box<MemberJson>),
 }
@@ -239,7 +239,7 @@ impl SpecMember for MemberJson {
     }
 }
 
-impl SpecMember for MemberIn<'_> {
+impl SpecMember for MemberIn {
     fn member_id(&self) -> &str {
         match self {
             MemberIn::Ids { member_id, .. } => member_id,
@@ -256,8 +256,8 @@ impl SpecMember for MemberIn<'_> {
                 let ([active, standby, warmup], offsets) = owned.into_parts();
                 let [task_offsets, task_end_offsets] = offsets.unwrap_or_default();
                 MemberSpec {
-                    member_id: member_id.to_owned(),
-                    process_id: process_id.to_owned(),
+                    member_id,
+                    process_id,
                     topology_epoch: epoch,
                     rack_id: None,
                     client_tags: BTreeMap::new(),

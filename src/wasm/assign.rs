@@ -337,11 +337,8 @@ impl AssignIoFloor {
         // The ids of the spec it was made from (the benchmark gives that one).
         let ids = input
             .ids
+            .as_ref()
             .filter(|ids| ids.of_member.len() == self.result.num_members());
-        Ok(assignment_object(
-            &self.result,
-            ids.as_ref(),
-            input.lists.as_ref(),
-        ))
+        Ok(assignment_object(&self.result, ids, input.lists.as_ref()))
     }
 }
