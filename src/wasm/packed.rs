@@ -1,10 +1,10 @@
 //! The owned task lists and reported offsets of a group spec object cross the boundary
 //! as two buffers (ints, and the offsets as float64), its subtopologies as a third
 //! (ints), the rest of the spec as JSON text without them (`task_list::PackedReader`
-//! has the layout). A member with nothing but
-//! its two ids and those lists (every member of Kafka's benchmark inputs) crosses
-//! whole: its ids joined in two strings, nothing of it in the text (1 000 x 10 000
-//! after a leave 0.92x the time, 10 000 x 100 000 0.88x; BENCHMARKS.md, 2026-12-05).
+//! has the layout). A member with nothing but its two ids and those lists (every
+//! member of Kafka's benchmark inputs) crosses whole: its ids joined in two strings,
+//! nothing of it in the text (1 000 x 10 000 after a leave 0.92x the time, 10 000 x
+//! 100 000 0.88x; BENCHMARKS.md, 2026-12-05).
 //! A spread assignment of 100 000 tasks is 100 000 one-partition entries: 24 ms of
 //! `JSON.stringify` and 89 ms of decoding as text in `assign()`, about 9 ms packed
 //! (BENCHMARKS.md "The JS boundary"); reported offsets as text made 1 000 x 10 000
